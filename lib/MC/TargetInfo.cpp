@@ -29,6 +29,11 @@ using namespace asmevo;
 
 static constexpr const char *kTriple = "amdgcn-amd-amdhsa";
 
+static uint32_t readWord(ArrayRef<uint8_t> B, size_t I) {
+  return uint32_t(B[I]) | uint32_t(B[I + 1]) << 8 | uint32_t(B[I + 2]) << 16 |
+         uint32_t(B[I + 3]) << 24;
+}
+
 // Marks a first word whose instruction is longer than 4 bytes.
 static const DecodedInst LongMarker{};
 
@@ -63,6 +68,27 @@ Expected<TargetInfo *> TargetInfo::get(StringRef CPU, StringRef Features) {
   TargetInfo *Result = TI.get();
   Instances.emplace(Key, std::move(TI));
   return Result;
+}
+
+Expected<TargetInfo *> TargetInfo::getForTargetId(StringRef TargetId) {
+  // amdgcn-amd-amdhsa--<cpu>[:<feature>(+|-)]*
+  StringRef Rest = TargetId;
+  if (!Rest.consume_front("amdgcn-amd-amdhsa--"))
+    return createStringError("target id '" + TargetId +
+                             "' does not start with amdgcn-amd-amdhsa--");
+  SmallVector<StringRef, 4> Parts;
+  Rest.split(Parts, ':');
+  std::string Features;
+  for (StringRef F : ArrayRef<StringRef>(Parts).drop_front()) {
+    if (F.size() < 2 || (F.back() != '+' && F.back() != '-'))
+      return createStringError("malformed feature '" + F + "' in target id '" +
+                               TargetId + "'");
+    if (!Features.empty())
+      Features += ",";
+    Features += F.back();
+    Features += F.drop_back().str();
+  }
+  return get(Parts.front(), Features);
 }
 
 TargetInfo::~TargetInfo() = default;
@@ -209,11 +235,6 @@ size_t TargetInfo::decodeCacheSize() const {
   return Entries.size();
 }
 
-static uint32_t readWord(ArrayRef<uint8_t> B, size_t I) {
-  return uint32_t(B[I]) | uint32_t(B[I + 1]) << 8 | uint32_t(B[I + 2]) << 16 |
-         uint32_t(B[I + 3]) << 24;
-}
-
 const DecodedInst *TargetInfo::decode(ArrayRef<uint8_t> Bytes) {
   if (Bytes.size() < 4)
     return nullptr;
@@ -265,6 +286,48 @@ const DecodedInst *TargetInfo::decodeUncached(ArrayRef<uint8_t> Bytes) {
     Cache64[uint64_t(W0) | uint64_t(readWord(Bytes, 4)) << 32] = &D;
   }
   return &D;
+}
+
+bool TargetInfo::textRoundTrips(const DecodedInst &D,
+                                ArrayRef<uint8_t> Bytes) {
+  {
+    std::lock_guard<std::mutex> Lock(CacheMutex);
+    auto It = TextRoundTrip.find(&D);
+    if (It != TextRoundTrip.end())
+      return It->second;
+  }
+  MCInst Re;
+  SmallVector<uint8_t, 16> Enc;
+  bool Same = false;
+  if (Error E = assemble(print(D.Inst), Re, Enc))
+    consumeError(std::move(E));
+  else
+    Same = ArrayRef<uint8_t>(Enc) == Bytes.take_front(D.Size);
+  std::lock_guard<std::mutex> Lock(CacheMutex);
+  TextRoundTrip[&D] = Same;
+  return Same;
+}
+
+Expected<uint32_t> TargetInfo::soppTemplate(StringRef Mnemonic, bool WithImm) {
+  std::string Text = WithImm ? (Mnemonic + " 0").str() : Mnemonic.str();
+  {
+    std::lock_guard<std::mutex> Lock(CacheMutex);
+    auto It = SoppTemplates.find(Text);
+    if (It != SoppTemplates.end())
+      return It->second;
+  }
+  MCInst Inst;
+  SmallVector<uint8_t, 8> Enc;
+  if (Error E = assemble(Text, Inst, Enc))
+    return std::move(E);
+  if (Enc.size() != 4)
+    return createStringError("'" + Text + "' is not a 4-byte instruction");
+  uint32_t W = readWord(Enc, 0);
+  if (WithImm && (W & 0xffff))
+    return createStringError("'" + Text + "' has no SIMM16 field");
+  std::lock_guard<std::mutex> Lock(CacheMutex);
+  SoppTemplates[Text] = W;
+  return W;
 }
 
 Error TargetInfo::encode(const MCInst &Inst,

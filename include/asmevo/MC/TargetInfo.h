@@ -122,6 +122,8 @@ public:
   /// feature string ("+sramecc,-xnack"). Thread-safe; created once.
   static llvm::Expected<TargetInfo *> get(llvm::StringRef CPU,
                                           llvm::StringRef Features = "");
+  /// Same, from a target id: "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-".
+  static llvm::Expected<TargetInfo *> getForTargetId(llvm::StringRef TargetId);
   ~TargetInfo();
 
   llvm::StringRef cpu() const { return CPU; }
@@ -152,6 +154,16 @@ public:
   /// the assembler's diagnostic.
   llvm::Error assemble(llvm::StringRef Text, llvm::MCInst &Out,
                        llvm::SmallVectorImpl<uint8_t> &Bytes);
+
+  /// True when assembling print(D.Inst) gives Bytes back exactly, so the
+  /// text alone is a lossless form. Computed once per distinct encoding.
+  bool textRoundTrips(const DecodedInst &D, llvm::ArrayRef<uint8_t> Bytes);
+
+  /// The encoding of "<Mnemonic> 0" for a SOPP instruction with a SIMM16
+  /// operand (s_branch, s_cbranch_*, s_waitcnt, s_nop, ...), with the SIMM16
+  /// bits clear; or of "<Mnemonic>" when WithImm is false.
+  llvm::Expected<uint32_t> soppTemplate(llvm::StringRef Mnemonic,
+                                        bool WithImm = true);
 
   /// MC opcode for an LLVM instruction name, e.g. "S_WAITCNT_vi"; 0 if none.
   unsigned opcodeByName(llvm::StringRef Name) const;
@@ -197,7 +209,8 @@ private:
   // 8-byte ones. A first word whose instruction is longer maps to Long.
   llvm::DenseMap<uint32_t, const DecodedInst *> Cache32;
   llvm::DenseMap<uint64_t, const DecodedInst *> Cache64;
-  llvm::DenseMap<uint32_t, bool> Invalid32;
+  llvm::DenseMap<const DecodedInst *, bool> TextRoundTrip;
+  llvm::StringMap<uint32_t> SoppTemplates;
 };
 
 } // namespace asmevo

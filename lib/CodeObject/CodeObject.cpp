@@ -1,0 +1,341 @@
+//===- CodeObject.cpp - A read-only view of an AMDGPU code object ---------===//
+
+#include "asmevo/CodeObject/CodeObject.h"
+
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/ELF.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace asmevo;
+
+bool ElfSection::isAlloc() const { return Flags & ELF::SHF_ALLOC; }
+bool ElfSection::isExec() const { return Flags & ELF::SHF_EXECINSTR; }
+bool ElfSection::hasFileBytes() const { return Type != ELF::SHT_NOBITS; }
+
+CodeObject::CodeObject() : MDDoc(std::make_unique<msgpack::Document>()) {}
+CodeObject::~CodeObject() = default;
+
+ArrayRef<uint8_t> CodeObject::image() const {
+  return ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(Buffer->getBufferStart()),
+      Buffer->getBufferSize());
+}
+
+Expected<std::unique_ptr<CodeObject>> CodeObject::load(StringRef Path) {
+  auto BufOrErr = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                        /*RequiresNullTerminator=*/false);
+  if (!BufOrErr)
+    return createStringError(BufOrErr.getError(),
+                             Path + ": " + BufOrErr.getError().message());
+  return parse(std::move(*BufOrErr), Path);
+}
+
+Expected<std::unique_ptr<CodeObject>>
+CodeObject::parse(std::unique_ptr<MemoryBuffer> Buffer, StringRef Name) {
+  std::unique_ptr<CodeObject> CO(new CodeObject());
+  CO->Name = Name.str();
+  CO->Buffer = std::move(Buffer);
+  if (Error E = CO->parseImpl())
+    return createStringError(Name + ": " + toString(std::move(E)));
+  return std::move(CO);
+}
+
+const ElfSection *CodeObject::section(StringRef SecName) const {
+  for (const ElfSection &S : Sections)
+    if (S.Name == SecName)
+      return &S;
+  return nullptr;
+}
+
+const ElfSection *CodeObject::sectionAt(uint64_t VAddr) const {
+  for (const ElfSection &S : Sections)
+    if (S.isAlloc() && S.Size && VAddr >= S.Addr && VAddr - S.Addr < S.Size)
+      return &S;
+  return nullptr;
+}
+
+Expected<ArrayRef<uint8_t>> CodeObject::bytesAt(uint64_t VAddr,
+                                                uint64_t Size) const {
+  const ElfSection *S = sectionAt(VAddr);
+  if (!S)
+    return createStringError(formatv("address {0:x} is in no section", VAddr));
+  if (!S->hasFileBytes())
+    return createStringError(formatv("address {0:x} is in {1}, which has no "
+                                     "file bytes",
+                                     VAddr, S->Name));
+  uint64_t Rel = VAddr - S->Addr;
+  if (Size > S->Size - Rel)
+    return createStringError(formatv("{0} bytes at {1:x} run past the end of "
+                                     "section {2}",
+                                     Size, VAddr, S->Name));
+  return image().slice(S->Offset + Rel, Size);
+}
+
+const KernelInfo *CodeObject::kernel(StringRef KName) const {
+  for (const KernelInfo &K : Kernels)
+    if (K.Name == KName)
+      return &K;
+  return nullptr;
+}
+
+static std::string featuresFromFlags(uint32_t Flags, unsigned Version,
+                                     std::string &TargetSuffix) {
+  std::string F;
+  if (Version < 4)
+    return F;
+  auto add = [&](const char *Name, unsigned Setting, unsigned On,
+                 unsigned Off) {
+    if (Setting == On) {
+      F += std::string(F.empty() ? "" : ",") + "+" + Name;
+      TargetSuffix += std::string(":") + Name + "+";
+    } else if (Setting == Off) {
+      F += std::string(F.empty() ? "" : ",") + "-" + Name;
+      TargetSuffix += std::string(":") + Name + "-";
+    }
+  };
+  // Target id order is alphabetical: sramecc before xnack.
+  add("sramecc", Flags & ELF::EF_AMDGPU_FEATURE_SRAMECC_V4,
+      ELF::EF_AMDGPU_FEATURE_SRAMECC_ON_V4,
+      ELF::EF_AMDGPU_FEATURE_SRAMECC_OFF_V4);
+  add("xnack", Flags & ELF::EF_AMDGPU_FEATURE_XNACK_V4,
+      ELF::EF_AMDGPU_FEATURE_XNACK_ON_V4, ELF::EF_AMDGPU_FEATURE_XNACK_OFF_V4);
+  return F;
+}
+
+Error CodeObject::parseImpl() {
+  ArrayRef<uint8_t> Img = image();
+  if (Img.size() < 4 || memcmp(Img.data(), "\x7f"
+                                            "ELF",
+                               4) != 0)
+    return createStringError("not an ELF file");
+  if (Img.size() < sizeof(ELF::Elf64_Ehdr))
+    return createStringError(
+        formatv("truncated ELF header: {0} bytes, need {1}", Img.size(),
+                sizeof(ELF::Elf64_Ehdr)));
+  if (Img[ELF::EI_CLASS] != ELF::ELFCLASS64 ||
+      Img[ELF::EI_DATA] != ELF::ELFDATA2LSB)
+    return createStringError("not a 64-bit little-endian ELF; AMDGPU code "
+                             "objects are ELF64 LE");
+  auto FileOrErr = object::ELF64LEFile::create(
+      StringRef(reinterpret_cast<const char *>(Img.data()), Img.size()));
+  if (!FileOrErr)
+    return FileOrErr.takeError();
+  const object::ELF64LEFile &File = *FileOrErr;
+  const auto &Hdr = File.getHeader();
+  if (Hdr.e_machine != ELF::EM_AMDGPU)
+    return createStringError(
+        formatv("not an AMDGPU ELF (e_machine {0}, expected {1})",
+                Hdr.e_machine, unsigned(ELF::EM_AMDGPU)));
+  if (Hdr.e_ident[ELF::EI_OSABI] != ELF::ELFOSABI_AMDGPU_HSA)
+    return createStringError(formatv("unsupported OS ABI {0}: only AMDHSA "
+                                     "code objects are supported",
+                                     unsigned(Hdr.e_ident[ELF::EI_OSABI])));
+  switch (Hdr.e_ident[ELF::EI_ABIVERSION]) {
+  case ELF::ELFABIVERSION_AMDGPU_HSA_V4:
+    Version = 4;
+    break;
+  case ELF::ELFABIVERSION_AMDGPU_HSA_V5:
+    Version = 5;
+    break;
+  case ELF::ELFABIVERSION_AMDGPU_HSA_V6:
+    Version = 6;
+    break;
+  default:
+    return createStringError(formatv(
+        "unsupported code object ABI version {0} (supported: v4, v5, v6)",
+        unsigned(Hdr.e_ident[ELF::EI_ABIVERSION])));
+  }
+  EFlags = Hdr.e_flags;
+
+  // The processor comes from e_flags through LLVM's own mapping.
+  {
+    auto ObjOrErr = object::ELF64LEObjectFile::create(MemoryBufferRef(
+        StringRef(reinterpret_cast<const char *>(Img.data()), Img.size()),
+        Name));
+    if (!ObjOrErr)
+      return ObjOrErr.takeError();
+    std::optional<StringRef> Name = ObjOrErr->tryGetCPUName();
+    if (!Name || Name->empty())
+      return createStringError(
+          formatv("unknown AMDGPU processor in e_flags {0:x}", EFlags));
+    CPU = Name->str();
+  }
+  if (EFlags & ELF::EF_AMDGPU_GENERIC_VERSION)
+    return createStringError(
+        formatv("generic processor target {0} (generic version {1}) is not "
+                "supported; asmevo needs a concrete processor",
+                CPU, EFlags >> ELF::EF_AMDGPU_GENERIC_VERSION_OFFSET));
+  std::string Suffix;
+  Features = featuresFromFlags(EFlags, Version, Suffix);
+  TargetId = "amdgcn-amd-amdhsa--" + CPU + Suffix;
+
+  // Program headers.
+  auto PhdrsOrErr = File.program_headers();
+  if (!PhdrsOrErr)
+    return PhdrsOrErr.takeError();
+  for (const auto &P : *PhdrsOrErr)
+    Segments.push_back({P.p_type, P.p_flags, P.p_offset, P.p_vaddr,
+                        P.p_filesz, P.p_memsz, P.p_align});
+
+  // Sections.
+  auto SecsOrErr = File.sections();
+  if (!SecsOrErr)
+    return SecsOrErr.takeError();
+  auto Secs = *SecsOrErr;
+  for (unsigned I = 0; I < Secs.size(); ++I) {
+    const auto &S = Secs[I];
+    auto NameOrErr = File.getSectionName(S);
+    if (!NameOrErr)
+      return NameOrErr.takeError();
+    ElfSection ES;
+    ES.Name = NameOrErr->str();
+    ES.Index = I;
+    ES.Type = S.sh_type;
+    ES.Flags = S.sh_flags;
+    ES.Addr = S.sh_addr;
+    ES.Offset = S.sh_offset;
+    ES.Size = S.sh_size;
+    ES.Align = S.sh_addralign;
+    ES.Link = S.sh_link;
+    ES.Info = S.sh_info;
+    ES.EntSize = S.sh_entsize;
+    if (ES.hasFileBytes() && ES.Type != ELF::SHT_NULL &&
+        (ES.Offset > Img.size() || ES.Size > Img.size() - ES.Offset))
+      return createStringError(
+          formatv("section {0} [{1:x}, +{2:x}) runs past the end of the file "
+                  "({3} bytes): truncated file",
+                  ES.Name, ES.Offset, ES.Size, Img.size()));
+    Sections.push_back(std::move(ES));
+  }
+
+  // Symbols, from .symtab and .dynsym.
+  for (const auto &S : Secs) {
+    if (S.sh_type != ELF::SHT_SYMTAB && S.sh_type != ELF::SHT_DYNSYM)
+      continue;
+    auto SymsOrErr = File.symbols(&S);
+    if (!SymsOrErr)
+      return SymsOrErr.takeError();
+    auto StrTabOrErr = File.getStringTableForSymtab(S);
+    if (!StrTabOrErr)
+      return StrTabOrErr.takeError();
+    bool First = true;
+    for (const auto &Sym : *SymsOrErr) {
+      if (First) { // the null symbol
+        First = false;
+        continue;
+      }
+      auto NameOrErr = Sym.getName(*StrTabOrErr);
+      if (!NameOrErr)
+        return NameOrErr.takeError();
+      ElfSymbol ES;
+      ES.Name = NameOrErr->str();
+      ES.Value = Sym.st_value;
+      ES.Size = Sym.st_size;
+      ES.Type = Sym.getType();
+      ES.Binding = Sym.getBinding();
+      ES.Other = Sym.st_other;
+      ES.SectionIndex = Sym.st_shndx;
+      ES.Dynamic = S.sh_type == ELF::SHT_DYNSYM;
+      Symbols.push_back(std::move(ES));
+    }
+  }
+
+  // The metadata note.
+  bool FoundNote = false;
+  for (const auto &S : Secs) {
+    if (S.sh_type != ELF::SHT_NOTE)
+      continue;
+    Error Err = Error::success();
+    for (const auto &Note : File.notes(S, Err)) {
+      if (Note.getName() != "AMDGPU" ||
+          Note.getType() != ELF::NT_AMDGPU_METADATA)
+        continue;
+      ArrayRef<uint8_t> Desc = Note.getDesc(S.sh_addralign);
+      if (FoundNote)
+        return createStringError("more than one AMDGPU metadata note");
+      FoundNote = true;
+      MDOffset = Desc.data() - Img.data();
+      MDSize = Desc.size();
+      StringRef Blob(reinterpret_cast<const char *>(Desc.data()), Desc.size());
+      if (!MDDoc->readFromBlob(Blob, /*Multi=*/false))
+        return createStringError(
+            formatv("corrupt AMDGPU metadata note at file offset {0:x}: not "
+                    "valid msgpack",
+                    MDOffset));
+    }
+    if (Err)
+      return createStringError("corrupt note section: " +
+                               toString(std::move(Err)));
+  }
+
+  // Metadata for each kernel, keyed by descriptor symbol.
+  std::vector<KernelMetadata> Metas;
+  if (FoundNote) {
+    msgpack::DocNode &Root = MDDoc->getRoot();
+    if (!Root.isMap())
+      return createStringError("AMDGPU metadata root is not a map");
+    auto &Map = Root.getMap();
+    auto It = Map.find(MDDoc->getNode("amdhsa.kernels"));
+    if (It != Map.end()) {
+      if (!It->second.isArray())
+        return createStringError("amdhsa.kernels is not an array");
+      unsigned Index = 0;
+      for (msgpack::DocNode &KN : It->second.getArray()) {
+        auto MOrErr = KernelMetadata::fromNode(KN);
+        if (!MOrErr)
+          return createStringError(formatv("amdhsa.kernels[{0}]: {1}", Index,
+                                           toString(MOrErr.takeError())));
+        Metas.push_back(std::move(*MOrErr));
+        ++Index;
+      }
+    }
+  }
+
+  // Kernels: every object symbol "X.kd" with a 64-byte descriptor.
+  for (const ElfSymbol &Sym : Symbols) {
+    if (!StringRef(Sym.Name).ends_with(".kd") || Sym.Type != ELF::STT_OBJECT)
+      continue;
+    bool Seen = false;
+    for (const KernelInfo &K : Kernels)
+      Seen |= K.DescriptorSym == Sym.Name;
+    if (Seen)
+      continue; // in both .dynsym and .symtab
+    KernelInfo K;
+    K.DescriptorSym = Sym.Name;
+    K.Name = StringRef(Sym.Name).drop_back(3).str();
+    K.DescriptorAddr = Sym.Value;
+    auto BytesOrErr = bytesAt(Sym.Value, KernelDescriptor::Size);
+    if (!BytesOrErr)
+      return createStringError("kernel " + K.Name + ": descriptor: " +
+                               toString(BytesOrErr.takeError()));
+    K.KD = KernelDescriptor::decode(*BytesOrErr);
+    K.CodeAddr = K.DescriptorAddr + K.KD.KernelCodeEntryByteOffset;
+    const ElfSection *CodeSec = sectionAt(K.CodeAddr);
+    if (!CodeSec || !CodeSec->isExec())
+      return createStringError(
+          formatv("kernel {0}: descriptor at {1:x} points to code at {2:x}, "
+                  "which is not in an executable section",
+                  K.Name, K.DescriptorAddr, K.CodeAddr));
+    for (const ElfSymbol &F : Symbols)
+      if (F.Type == ELF::STT_FUNC && F.Value == K.CodeAddr && F.Size)
+        K.CodeSize = F.Size;
+    for (KernelMetadata &M : Metas)
+      if (M.Symbol == K.DescriptorSym)
+        K.Meta = M;
+    Kernels.push_back(std::move(K));
+  }
+  std::sort(Kernels.begin(), Kernels.end(),
+            [](const KernelInfo &A, const KernelInfo &B) {
+              return A.CodeAddr < B.CodeAddr;
+            });
+  for (const KernelMetadata &M : Metas)
+    if (!kernel(StringRef(M.Symbol).drop_back(3)))
+      return createStringError("metadata names kernel descriptor '" +
+                               M.Symbol + "', which has no symbol");
+  return Error::success();
+}

@@ -1,0 +1,445 @@
+//===- Emit.cpp - amdgcn dialect -> code object ---------------------------===//
+//
+// Emission lays the functions of .text out again in order, encodes what
+// depends on position (branch offsets, PC-relative literals), copies the
+// original bytes of everything else, and patches the original image:
+// .text, kernel descriptors, function symbols and relocations that point
+// into moved code. Sections other than .text keep their place.
+//
+//===----------------------------------------------------------------------===//
+
+#include "asmevo/CodeObject/Emit.h"
+#include "asmevo/CodeObject/CodeObject.h"
+#include "asmevo/CodeObject/Recover.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace asmevo;
+using namespace asmevo::amdgcn;
+using llvm::formatv;
+namespace endian = llvm::support::endian;
+
+unsigned asmevo::encodedSize(Operation *Op) {
+  if (auto I = dyn_cast<InstOp>(Op))
+    return I.getEnc().size() * 4;
+  if (auto I = dyn_cast<IndirectOp>(Op))
+    return I.getEnc().size() * 4;
+  if (isa<FallthroughOp>(Op))
+    return 0;
+  return 4; // every dedicated op is one SOPP word; raw is one word
+}
+
+namespace {
+
+struct FunctionLayout {
+  Operation *Fn = nullptr;
+  int64_t OldStart = -1;
+  int64_t OldEnd = -1; // next function's original start, or the end of .text
+  uint64_t NewStart = 0;
+  uint64_t NewEnd = 0; // after padding
+  bool Relocatable = true;
+  std::string Name;
+};
+
+class Emitter {
+public:
+  Emitter(CodeObjectOp Op, TargetInfo &TI, EmitStats &Stats)
+      : Op(Op), TI(TI), Stats(Stats) {}
+  llvm::Expected<std::vector<uint8_t>> run();
+
+private:
+  llvm::Error layout();
+  llvm::Error encodeText(std::vector<uint8_t> &Text);
+  llvm::Error encodeOp(Operation *O, uint64_t Addr, std::vector<uint8_t> &Out);
+  llvm::Error patchDescriptorsAndMetadata(std::vector<uint8_t> &Img,
+                                          const CodeObject &Orig);
+  llvm::Error patchSymbolsAndRelocations(std::vector<uint8_t> &Img,
+                                         const CodeObject &Orig);
+  /// New address of an original address in .text: the instruction with that
+  /// id. Addresses outside .text do not move.
+  llvm::Expected<uint64_t> mapAddress(int64_t OldAddr, StringRef What);
+  bool inText(int64_t A) const {
+    return A >= int64_t(TextAddr) && A < int64_t(TextAddr + TextSize);
+  }
+
+  CodeObjectOp Op;
+  TargetInfo &TI;
+  EmitStats &Stats;
+  uint64_t TextAddr = 0, TextSize = 0;
+  std::vector<FunctionLayout> Funcs;
+  llvm::DenseMap<Operation *, uint64_t> OpAddr;
+  llvm::DenseMap<Block *, uint64_t> BlockAddr;
+  llvm::DenseMap<int64_t, uint64_t> IdAddr;
+  uint64_t NewTextEnd = 0;
+};
+
+} // namespace
+
+static uint32_t fillWordOf(Operation *Fn) {
+  if (auto Pad = Fn->getAttrOfType<DenseI64ArrayAttr>("padding"))
+    if (Pad.size() >= 2)
+      return uint32_t(Pad[0]);
+  return 0xBF800000u; // s_nop 0
+}
+
+llvm::Error Emitter::layout() {
+  uint64_t Cursor = TextAddr;
+  for (Operation &FnOp : Op.getBodyBlock()) {
+    FunctionLayout L;
+    L.Fn = &FnOp;
+    L.Name = cast<SymbolOpInterface>(FnOp).getName().str();
+    L.OldStart = FnOp.getAttrOfType<IntegerAttr>("addr").getInt();
+    L.Relocatable = !FnOp.hasAttr("not_relocatable");
+    int64_t Align = FnOp.getAttrOfType<IntegerAttr>("align").getInt();
+    if (Align <= 0 || (Align & (Align - 1)))
+      return llvm::createStringError(
+          formatv("function {0}: align {1} is not a power of two", L.Name,
+                  Align));
+    L.NewStart = llvm::alignTo(Cursor, Align);
+    if (!L.Relocatable && L.OldStart != int64_t(L.NewStart))
+      return llvm::createStringError(formatv(
+          "function {0} is not relocatable ({1}) but would move from {2:x} "
+          "to {3:x}",
+          L.Name, FnOp.getAttrOfType<StringAttr>("not_relocatable").getValue(),
+          L.OldStart, L.NewStart));
+    if (L.OldStart >= 0 && L.OldStart != int64_t(L.NewStart))
+      ++Stats.MovedFunctions;
+    uint64_t PC = L.NewStart;
+    for (Block &B : FnOp.getRegion(0)) {
+      BlockAddr[&B] = PC;
+      for (Operation &I : B) {
+        OpAddr[&I] = PC;
+        int64_t Id = getInstId(&I);
+        if (Id >= 0) {
+          if (!IdAddr.insert({Id, PC}).second)
+            return llvm::createStringError(formatv(
+                "function {0}: instruction id {1:x} is used twice", L.Name, Id));
+        }
+        PC += encodedSize(&I);
+      }
+    }
+    if (auto Pad = FnOp.getAttrOfType<DenseI64ArrayAttr>("padding"))
+      for (size_t I = 0; I + 1 < Pad.size(); I += 2)
+        PC += 4 * uint64_t(Pad[I + 1]);
+    L.NewEnd = PC;
+    Cursor = PC;
+    Funcs.push_back(L);
+  }
+  NewTextEnd = Cursor;
+  for (size_t I = 0; I < Funcs.size(); ++I)
+    Funcs[I].OldEnd = I + 1 < Funcs.size() ? Funcs[I + 1].OldStart
+                                           : int64_t(TextAddr + TextSize);
+  return llvm::Error::success();
+}
+
+llvm::Expected<uint64_t> Emitter::mapAddress(int64_t OldAddr, StringRef What) {
+  if (!inText(OldAddr))
+    return uint64_t(OldAddr);
+  auto It = IdAddr.find(OldAddr);
+  if (It == IdAddr.end())
+    return llvm::createStringError(
+        formatv("{0} refers to code at {1:x}, which no instruction holds any "
+                "more (deleted or rewritten without its id)",
+                What, OldAddr));
+  return It->second;
+}
+
+static void put32(std::vector<uint8_t> &Out, uint32_t W) {
+  uint8_t B[4];
+  endian::write32le(B, W);
+  Out.insert(Out.end(), B, B + 4);
+}
+
+llvm::Error Emitter::encodeOp(Operation *O, uint64_t Addr,
+                              std::vector<uint8_t> &Out) {
+  auto branchWord = [&](StringRef Mnemonic, Block *Dest) -> llvm::Error {
+    auto TemplOrErr = TI.soppTemplate(Mnemonic);
+    if (!TemplOrErr)
+      return TemplOrErr.takeError();
+    int64_t Delta = int64_t(BlockAddr.lookup(Dest)) - int64_t(Addr + 4);
+    if (Delta % 4 || Delta / 4 < INT16_MIN || Delta / 4 > INT16_MAX)
+      return llvm::createStringError(formatv(
+          "{0} at {1:x}: target {2:x} is out of range of a 16-bit branch "
+          "offset (long-branch expansion is not implemented)",
+          Mnemonic, Addr, BlockAddr.lookup(Dest)));
+    put32(Out, *TemplOrErr | uint16_t(int16_t(Delta / 4)));
+    ++Stats.EncodedInstructions;
+    return llvm::Error::success();
+  };
+  auto soppWord = [&](StringRef Mnemonic, bool WithImm,
+                      int64_t Imm) -> llvm::Error {
+    auto TemplOrErr = TI.soppTemplate(Mnemonic, WithImm);
+    if (!TemplOrErr)
+      return TemplOrErr.takeError();
+    put32(Out, *TemplOrErr | uint32_t(Imm & 0xffff));
+    ++Stats.CopiedInstructions;
+    return llvm::Error::success();
+  };
+  if (auto I = dyn_cast<InstOp>(O)) {
+    ArrayRef<uint8_t> Bytes = I.getBytes();
+    size_t Start = Out.size();
+    Out.insert(Out.end(), Bytes.begin(), Bytes.end());
+    if (I.getPcrelPart() == InstOp::NoPcRel) {
+      ++Stats.CopiedInstructions;
+      return llvm::Error::success();
+    }
+    std::string What = formatv("PC-relative literal at {0:x}", Addr).str();
+    auto TargetOrErr = mapAddress(I.getPcrelTarget(), What);
+    if (!TargetOrErr)
+      return TargetOrErr.takeError();
+    auto AnchorOrErr = mapAddress(I.getPcrelAnchor(), What + " (anchor)");
+    if (!AnchorOrErr)
+      return AnchorOrErr.takeError();
+    if (!inText(I.getPcrelAnchor()))
+      return llvm::createStringError(What + ": anchor is not in .text");
+    if (Bytes.size() != 8)
+      return llvm::createStringError(What + ": instruction has no literal");
+    uint64_t Offset = *TargetOrErr - (*AnchorOrErr + 4);
+    uint32_t Literal = I.getPcrelPart() == InstOp::PcRelLo
+                           ? uint32_t(Offset)
+                           : uint32_t(Offset >> 32);
+    endian::write32le(&Out[Start + 4], Literal);
+    ++Stats.EncodedInstructions;
+    return llvm::Error::success();
+  }
+  if (auto I = dyn_cast<IndirectOp>(O)) {
+    for (int32_t W : I.getEnc())
+      put32(Out, uint32_t(W));
+    ++Stats.CopiedInstructions;
+    return llvm::Error::success();
+  }
+  if (auto R = dyn_cast<RawOp>(O)) {
+    put32(Out, uint32_t(R.getWord()));
+    return llvm::Error::success();
+  }
+  if (auto W = dyn_cast<WaitcntOp>(O))
+    return soppWord("s_waitcnt", true, W.getImm());
+  if (auto N = dyn_cast<NopOp>(O))
+    return soppWord("s_nop", true, N.getImm());
+  if (isa<BarrierOp>(O))
+    return soppWord("s_barrier", false, 0);
+  if (isa<EndpgmOp>(O))
+    return soppWord("s_endpgm", false, 0);
+  if (auto Br = dyn_cast<BranchOp>(O))
+    return branchWord("s_branch", Br.getDest());
+  if (auto Br = dyn_cast<CondBranchOp>(O))
+    return branchWord(Br.getMnemonic(), Br.getTaken());
+  if (isa<FallthroughOp>(O))
+    return llvm::Error::success();
+  return llvm::createStringError(formatv("cannot emit '{0}' at {1:x}",
+                                         O->getName().getStringRef(), Addr));
+}
+
+llvm::Error Emitter::encodeText(std::vector<uint8_t> &Text) {
+  uint64_t Cursor = TextAddr;
+  uint32_t PrevFill = 0xBF800000u;
+  for (FunctionLayout &L : Funcs) {
+    while (Cursor < L.NewStart) {
+      put32(Text, PrevFill);
+      Cursor += 4;
+    }
+    for (Block &B : L.Fn->getRegion(0))
+      for (Operation &I : B) {
+        uint64_t Addr = OpAddr.lookup(&I);
+        if (llvm::Error E = encodeOp(&I, Addr, Text))
+          return llvm::createStringError("function " + L.Name + ": " +
+                                         llvm::toString(std::move(E)));
+      }
+    if (auto Pad = L.Fn->getAttrOfType<DenseI64ArrayAttr>("padding"))
+      for (size_t I = 0; I + 1 < Pad.size(); I += 2)
+        for (int64_t N = 0; N < Pad[I + 1]; ++N)
+          put32(Text, uint32_t(Pad[I]));
+    Cursor = TextAddr + Text.size();
+    if (Cursor != L.NewEnd)
+      return llvm::createStringError(formatv(
+          "function {0}: encoded size differs from layout ({1:x} vs {2:x})",
+          L.Name, Cursor, L.NewEnd));
+    PrevFill = fillWordOf(L.Fn);
+  }
+  return llvm::Error::success();
+}
+
+static llvm::Expected<uint64_t> fileOffsetOf(const CodeObject &CO,
+                                             uint64_t VAddr, uint64_t Size) {
+  const ElfSection *S = CO.sectionAt(VAddr);
+  if (!S || !S->hasFileBytes() || Size > S->Size - (VAddr - S->Addr))
+    return llvm::createStringError(
+        formatv("address {0:x} (+{1}) is not in a section with file bytes",
+                VAddr, Size));
+  return S->Offset + (VAddr - S->Addr);
+}
+
+llvm::Error Emitter::patchDescriptorsAndMetadata(std::vector<uint8_t> &Img,
+                                                 const CodeObject &Orig) {
+  MLIRContext &Ctx = *Op.getContext();
+  for (FunctionLayout &L : Funcs) {
+    auto K = dyn_cast<KernelOp>(L.Fn);
+    if (!K)
+      continue;
+    auto KDOrErr = attrToDescriptor(K.getDescriptor());
+    if (!KDOrErr)
+      return llvm::createStringError("kernel " + L.Name + ": " +
+                                     llvm::toString(KDOrErr.takeError()));
+    KernelDescriptor KD = *KDOrErr;
+    if (K.getDescriptorAddr() < 0)
+      return llvm::createStringError(
+          "kernel " + L.Name +
+          " has no descriptor address; new kernels are not supported");
+    KD.KernelCodeEntryByteOffset =
+        int64_t(L.NewStart) - int64_t(K.getDescriptorAddr());
+    auto OffOrErr =
+        fileOffsetOf(Orig, K.getDescriptorAddr(), KernelDescriptor::Size);
+    if (!OffOrErr)
+      return llvm::createStringError("kernel " + L.Name + ": descriptor: " +
+                                     llvm::toString(OffOrErr.takeError()));
+    auto Bytes = KD.encode();
+    std::copy(Bytes.begin(), Bytes.end(), Img.begin() + *OffOrErr);
+
+    // Metadata: the original note is kept as long as the kernel's entry is
+    // unchanged.
+    if (!K.getMetadata())
+      continue;
+    const KernelInfo *OK = Orig.kernel(L.Name);
+    DictionaryAttr Original;
+    auto &Root =
+        const_cast<llvm::msgpack::Document &>(Orig.metadataDocument()).getRoot();
+    if (OK && Root.isMap()) {
+      auto It = Root.getMap().find("amdhsa.kernels");
+      if (It != Root.getMap().end() && It->second.isArray())
+        for (auto &KN : It->second.getArray())
+          if (KN.isMap()) {
+            auto S = KN.getMap().find(".symbol");
+            if (S != KN.getMap().end() &&
+                S->second.getKind() == llvm::msgpack::Type::String &&
+                S->second.getString() == OK->DescriptorSym)
+              Original = dyn_cast<DictionaryAttr>(msgpackToAttr(Ctx, KN));
+          }
+    }
+    if (Original != *K.getMetadata())
+      return llvm::createStringError(
+          "kernel " + L.Name +
+          ": metadata differs from the original; rewriting the metadata note "
+          "is not implemented");
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Emitter::patchSymbolsAndRelocations(std::vector<uint8_t> &Img,
+                                                const CodeObject &Orig) {
+  llvm::DenseMap<uint64_t, const FunctionLayout *> ByOldStart;
+  for (const FunctionLayout &L : Funcs)
+    if (L.OldStart >= 0)
+      ByOldStart[L.OldStart] = &L;
+  for (const ElfSection &S : Orig.sections()) {
+    if (S.Type == llvm::ELF::SHT_SYMTAB || S.Type == llvm::ELF::SHT_DYNSYM) {
+      for (uint64_t Off = S.Offset + 24; Off + 24 <= S.Offset + S.Size;
+           Off += 24) {
+        uint8_t *Sym = &Img[Off];
+        uint8_t Type = Sym[4] & 0xf;
+        uint64_t Value = endian::read64le(Sym + 8);
+        if (!inText(Value) || Type == llvm::ELF::STT_SECTION)
+          continue;
+        auto It = ByOldStart.find(Value);
+        if (It != ByOldStart.end()) {
+          endian::write64le(Sym + 8, It->second->NewStart);
+          uint64_t OldSize = endian::read64le(Sym + 16);
+          if (Type == llvm::ELF::STT_FUNC && OldSize) {
+            // The symbol covers the code without the padding; padding is
+            // kept, so the code grew or shrank by the function's growth.
+            int64_t Growth = int64_t(It->second->NewEnd - It->second->NewStart) -
+                             int64_t(It->second->OldEnd - It->second->OldStart);
+            endian::write64le(Sym + 16, uint64_t(int64_t(OldSize) + Growth));
+          }
+          continue;
+        }
+        if (Value == TextAddr + TextSize)
+          continue; // end of .text, which does not move
+        auto NewOrErr = mapAddress(Value, "symbol");
+        if (!NewOrErr)
+          return NewOrErr.takeError();
+        endian::write64le(Sym + 8, *NewOrErr);
+      }
+    }
+    if (S.Type == llvm::ELF::SHT_RELA) {
+      for (uint64_t Off = S.Offset; Off + 24 <= S.Offset + S.Size; Off += 24) {
+        uint8_t *R = &Img[Off];
+        uint64_t ROff = endian::read64le(R);
+        int64_t Addend = int64_t(endian::read64le(R + 16));
+        if (inText(ROff))
+          return llvm::createStringError(
+              formatv("relocation at {0:x} patches code; not supported", ROff));
+        if (inText(Addend)) {
+          auto NewOrErr = mapAddress(Addend, "relocation addend");
+          if (!NewOrErr)
+            return NewOrErr.takeError();
+          endian::write64le(R + 16, *NewOrErr);
+        }
+      }
+    }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<uint8_t>> Emitter::run() {
+  auto Image = dyn_cast_or_null<DenseResourceElementsAttr>(Op.getImageAttr());
+  if (!Image)
+    return llvm::createStringError(
+        "the code object has no original image (attribute 'image'); emission "
+        "patches the original ELF and needs it");
+  ArrayRef<char> Data = Image.getData();
+  std::vector<uint8_t> Img(Data.begin(), Data.end());
+  auto OrigOrErr = CodeObject::parse(
+      llvm::MemoryBuffer::getMemBuffer(
+          llvm::StringRef(Data.data(), Data.size()), "image", false),
+      Op.getSourceName().value_or("image"));
+  if (!OrigOrErr)
+    return OrigOrErr.takeError();
+  const CodeObject &Orig = **OrigOrErr;
+  TextAddr = Op.getTextAddr();
+  TextSize = Op.getTextSize();
+  if (Op.getBodyBlock().empty())
+    return Img;
+  const ElfSection *Text = Orig.sectionAt(TextAddr);
+  if (!Text || Text->Addr != TextAddr || Text->Size != TextSize)
+    return llvm::createStringError(
+        formatv("text_addr {0:x}/text_size {1:x} do not match a section of "
+                "the image",
+                TextAddr, TextSize));
+  if (llvm::Error E = layout())
+    return std::move(E);
+  std::vector<uint8_t> NewText;
+  NewText.reserve(TextSize);
+  if (llvm::Error E = encodeText(NewText))
+    return std::move(E);
+  Stats.TextGrowth = int64_t(NewText.size()) - int64_t(TextSize);
+  if (NewText.size() > TextSize)
+    return llvm::createStringError(formatv(
+        "the rewritten code is {0} bytes longer than .text ({1} bytes); "
+        "growing .text (ELF re-layout) is not implemented",
+        NewText.size() - TextSize, TextSize));
+  uint32_t Fill = Funcs.empty() ? 0 : fillWordOf(Funcs.back().Fn);
+  while (NewText.size() < TextSize)
+    put32(NewText, Fill);
+  std::copy(NewText.begin(), NewText.end(), Img.begin() + Text->Offset);
+  if (llvm::Error E = patchDescriptorsAndMetadata(Img, Orig))
+    return std::move(E);
+  if (Stats.MovedFunctions || Stats.TextGrowth)
+    if (llvm::Error E = patchSymbolsAndRelocations(Img, Orig))
+      return std::move(E);
+  return Img;
+}
+
+llvm::Expected<std::vector<uint8_t>> asmevo::emitCodeObject(CodeObjectOp Op,
+                                                            EmitStats *Stats) {
+  auto TIOrErr = Op.getTargetInfo();
+  if (!TIOrErr)
+    return TIOrErr.takeError();
+  EmitStats Local;
+  Emitter E(Op, **TIOrErr, Stats ? *Stats : Local);
+  return E.run();
+}

@@ -1,0 +1,169 @@
+//===- Metadata.cpp - AMDGPU HSA kernel metadata (msgpack) ----------------===//
+
+#include "asmevo/CodeObject/Metadata.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+using namespace asmevo;
+
+namespace {
+/// Typed access to the fields of one msgpack map, with errors naming the key.
+class MapReader {
+public:
+  explicit MapReader(msgpack::MapDocNode &Map) : Map(Map) {}
+
+  msgpack::DocNode *find(StringRef Key) {
+    auto It = Map.find(Key);
+    return It == Map.end() ? nullptr : &It->second;
+  }
+
+  Error str(StringRef Key, std::string &Out, bool Required = false) {
+    msgpack::DocNode *N = find(Key);
+    if (!N)
+      return Required ? missing(Key) : Error::success();
+    if (N->getKind() != msgpack::Type::String)
+      return wrongType(Key, "a string");
+    Out = N->getString().str();
+    return Error::success();
+  }
+
+  template <typename T>
+  Error uint(StringRef Key, T &Out, bool Required = false) {
+    msgpack::DocNode *N = find(Key);
+    if (!N)
+      return Required ? missing(Key) : Error::success();
+    uint64_t V;
+    if (N->getKind() == msgpack::Type::UInt)
+      V = N->getUInt();
+    else if (N->getKind() == msgpack::Type::Int && N->getInt() >= 0)
+      V = N->getInt();
+    else
+      return wrongType(Key, "an unsigned integer");
+    if (V > std::numeric_limits<T>::max())
+      return createStringError(formatv("{0}: value {1} is too large", Key, V));
+    Out = T(V);
+    return Error::success();
+  }
+
+  Error boolean(StringRef Key, bool &Out) {
+    msgpack::DocNode *N = find(Key);
+    if (!N)
+      return Error::success();
+    if (N->getKind() != msgpack::Type::Boolean)
+      return wrongType(Key, "a boolean");
+    Out = N->getBool();
+    return Error::success();
+  }
+
+private:
+  static Error missing(StringRef Key) {
+    return createStringError("required field " + Key + " is missing");
+  }
+  static Error wrongType(StringRef Key, StringRef What) {
+    return createStringError(Key + " is not " + What);
+  }
+  msgpack::MapDocNode &Map;
+};
+} // namespace
+
+Expected<KernelMetadata> KernelMetadata::fromNode(msgpack::DocNode &Node) {
+  if (!Node.isMap())
+    return createStringError("kernel metadata is not a map");
+  MapReader R(Node.getMap());
+  KernelMetadata M;
+  if (Error E = R.str(".name", M.Name, true))
+    return std::move(E);
+  if (Error E = R.str(".symbol", M.Symbol, true))
+    return std::move(E);
+  auto Err = [&](Error E) -> Error {
+    return createStringError("kernel " + M.Name + ": " + toString(std::move(E)));
+  };
+  if (Error E = joinErrors(
+          joinErrors(R.uint(".kernarg_segment_size", M.KernargSegmentSize, true),
+                     R.uint(".kernarg_segment_align", M.KernargSegmentAlign)),
+          joinErrors(R.uint(".group_segment_fixed_size",
+                            M.GroupSegmentFixedSize),
+                     R.uint(".private_segment_fixed_size",
+                            M.PrivateSegmentFixedSize))))
+    return Err(std::move(E));
+  if (Error E = joinErrors(
+          joinErrors(R.uint(".wavefront_size", M.WavefrontSize),
+                     R.uint(".sgpr_count", M.SgprCount)),
+          joinErrors(R.uint(".vgpr_count", M.VgprCount),
+                     R.uint(".agpr_count", M.AgprCount))))
+    return Err(std::move(E));
+  if (Error E = joinErrors(
+          joinErrors(R.uint(".sgpr_spill_count", M.SgprSpillCount),
+                     R.uint(".vgpr_spill_count", M.VgprSpillCount)),
+          joinErrors(R.uint(".max_flat_workgroup_size", M.MaxFlatWorkgroupSize),
+                     R.uint(".kernarg_preload_count", M.KernargPreloadCount))))
+    return Err(std::move(E));
+  if (Error E = joinErrors(
+          joinErrors(R.boolean(".uses_dynamic_stack", M.UsesDynamicStack),
+                     R.boolean(".workgroup_processor_mode",
+                               M.WorkgroupProcessorMode)),
+          R.boolean(".uniform_work_group_size", M.UniformWorkGroupSize)))
+    return Err(std::move(E));
+  if (msgpack::DocNode *W = R.find(".reqd_workgroup_size")) {
+    if (!W->isArray() || W->getArray().size() != 3)
+      return Err(createStringError(".reqd_workgroup_size is not 3 integers"));
+    std::array<uint32_t, 3> Dims;
+    for (unsigned I = 0; I < 3; ++I) {
+      msgpack::DocNode &D = W->getArray()[I];
+      if (D.getKind() != msgpack::Type::UInt || D.getUInt() > UINT32_MAX)
+        return Err(createStringError(".reqd_workgroup_size is not 3 integers"));
+      Dims[I] = D.getUInt();
+    }
+    M.ReqdWorkgroupSize = Dims;
+  }
+  if (msgpack::DocNode *A = R.find(".args")) {
+    if (!A->isArray())
+      return Err(createStringError(".args is not an array"));
+    unsigned Index = 0;
+    for (msgpack::DocNode &AN : A->getArray()) {
+      if (!AN.isMap())
+        return Err(createStringError(formatv(".args[{0}] is not a map", Index)));
+      MapReader AR(AN.getMap());
+      KernelArgMetadata Arg;
+      Error E = joinErrors(
+          joinErrors(joinErrors(AR.str(".name", Arg.Name),
+                                AR.str(".type_name", Arg.TypeName)),
+                     joinErrors(AR.uint(".offset", Arg.Offset, true),
+                                AR.uint(".size", Arg.Size, true))),
+          joinErrors(joinErrors(AR.str(".value_kind", Arg.ValueKind, true),
+                                AR.str(".address_space", Arg.AddressSpace)),
+                     joinErrors(AR.str(".access", Arg.Access),
+                                AR.str(".actual_access", Arg.ActualAccess))));
+      E = joinErrors(std::move(E),
+                     joinErrors(joinErrors(AR.boolean(".is_const", Arg.IsConst),
+                                           AR.boolean(".is_restrict",
+                                                      Arg.IsRestrict)),
+                                joinErrors(AR.boolean(".is_volatile",
+                                                      Arg.IsVolatile),
+                                           AR.uint(".pointee_align",
+                                                   Arg.PointeeAlign))));
+      if (E)
+        return Err(createStringError(
+            formatv(".args[{0}]: {1}", Index, toString(std::move(E)))));
+      if (Arg.Size > M.KernargSegmentSize ||
+          Arg.Offset > M.KernargSegmentSize - Arg.Size)
+        return Err(createStringError(
+            formatv(".args[{0}] [{1}, +{2}) lies outside the kernarg segment "
+                    "of {3} bytes",
+                    Index, Arg.Offset, Arg.Size, M.KernargSegmentSize)));
+      M.Args.push_back(std::move(Arg));
+      ++Index;
+    }
+  }
+  return M;
+}
+
+void KernelMetadata::updateCounts(msgpack::DocNode &Node, uint32_t SgprCount,
+                                  uint32_t VgprCount, uint32_t AgprCount) {
+  auto &Map = Node.getMap();
+  Map[".sgpr_count"] = SgprCount;
+  Map[".vgpr_count"] = VgprCount;
+  if (Map.find(".agpr_count") != Map.end() || AgprCount)
+    Map[".agpr_count"] = AgprCount;
+}

@@ -1,0 +1,683 @@
+//===- Recover.cpp - Code object -> amdgcn dialect ------------------------===//
+//
+// Recovery walks each executable section function by function: linear
+// disassembly (cached by encoding), trailing padding split off, branch
+// targets turned into blocks, and PC-relative address computations
+// (s_getpc_b64 + s_add_u32/s_addc_u32 with literals) recorded so that
+// emission can recompute them after a re-layout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "asmevo/CodeObject/Recover.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/MC/MCInstrDesc.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <map>
+#include <set>
+
+using namespace mlir;
+using namespace asmevo;
+using namespace asmevo::amdgcn;
+using llvm::formatv;
+
+//===----------------------------------------------------------------------===//
+// Metadata and descriptor attributes
+//===----------------------------------------------------------------------===//
+
+Attribute asmevo::msgpackToAttr(MLIRContext &Ctx,
+                                const llvm::msgpack::DocNode &Node) {
+  Builder B(&Ctx);
+  switch (Node.getKind()) {
+  case llvm::msgpack::Type::Map: {
+    SmallVector<NamedAttribute> Entries;
+    for (auto &[K, V] : const_cast<llvm::msgpack::DocNode &>(Node).getMap()) {
+      std::string Key = K.getKind() == llvm::msgpack::Type::String
+                            ? K.getString().str()
+                            : K.toString();
+      Entries.push_back(B.getNamedAttr(Key, msgpackToAttr(Ctx, V)));
+    }
+    return B.getDictionaryAttr(Entries);
+  }
+  case llvm::msgpack::Type::Array: {
+    SmallVector<Attribute> Elts;
+    for (auto &V : const_cast<llvm::msgpack::DocNode &>(Node).getArray())
+      Elts.push_back(msgpackToAttr(Ctx, V));
+    return B.getArrayAttr(Elts);
+  }
+  case llvm::msgpack::Type::String:
+    return B.getStringAttr(Node.getString());
+  case llvm::msgpack::Type::UInt:
+    return B.getI64IntegerAttr(int64_t(Node.getUInt()));
+  case llvm::msgpack::Type::Int:
+    return B.getI64IntegerAttr(Node.getInt());
+  case llvm::msgpack::Type::Boolean:
+    return B.getBoolAttr(Node.getBool());
+  case llvm::msgpack::Type::Float:
+    return B.getF64FloatAttr(Node.getFloat());
+  default:
+    return B.getUnitAttr();
+  }
+}
+
+llvm::Error asmevo::attrToMsgpack(Attribute Attr, llvm::msgpack::Document &Doc,
+                                  llvm::msgpack::DocNode &Out) {
+  if (auto D = dyn_cast<DictionaryAttr>(Attr)) {
+    Out = Doc.getMapNode();
+    for (NamedAttribute E : D) {
+      llvm::msgpack::DocNode V;
+      if (llvm::Error Err = attrToMsgpack(E.getValue(), Doc, V))
+        return Err;
+      Out.getMap()[Doc.getNode(E.getName().getValue(), /*Copy=*/true)] = V;
+    }
+    return llvm::Error::success();
+  }
+  if (auto A = dyn_cast<ArrayAttr>(Attr)) {
+    Out = Doc.getArrayNode();
+    for (Attribute E : A) {
+      llvm::msgpack::DocNode V;
+      if (llvm::Error Err = attrToMsgpack(E, Doc, V))
+        return Err;
+      Out.getArray().push_back(V);
+    }
+    return llvm::Error::success();
+  }
+  if (auto S = dyn_cast<StringAttr>(Attr)) {
+    Out = Doc.getNode(S.getValue(), /*Copy=*/true);
+    return llvm::Error::success();
+  }
+  if (auto I = dyn_cast<IntegerAttr>(Attr)) {
+    int64_t V = I.getValue().getSExtValue();
+    Out = V >= 0 ? Doc.getNode(uint64_t(V)) : Doc.getNode(V);
+    return llvm::Error::success();
+  }
+  if (auto Bo = dyn_cast<BoolAttr>(Attr)) {
+    Out = Doc.getNode(Bo.getValue());
+    return llvm::Error::success();
+  }
+  if (auto F = dyn_cast<FloatAttr>(Attr)) {
+    Out = Doc.getNode(F.getValueAsDouble());
+    return llvm::Error::success();
+  }
+  if (isa<UnitAttr>(Attr)) {
+    Out = Doc.getEmptyNode();
+    return llvm::Error::success();
+  }
+  return llvm::createStringError("metadata attribute has no msgpack form");
+}
+
+DictionaryAttr asmevo::descriptorToAttr(MLIRContext &Ctx,
+                                        const KernelDescriptor &KD) {
+  Builder B(&Ctx);
+  SmallVector<NamedAttribute> Entries;
+  for (auto &[Name, Value] : KD.fields())
+    if (Value)
+      Entries.push_back(B.getNamedAttr(Name, B.getI64IntegerAttr(Value)));
+  // Reserved bytes are kept only when they are not zero.
+  static const std::pair<unsigned, unsigned> Reserved[] = {
+      {12, 4}, {24, 20}, {60, 4}};
+  std::string Hex;
+  for (auto [Off, Len] : Reserved)
+    for (unsigned I = 0; I < Len; ++I)
+      if (KD.Raw[Off + I]) {
+        Hex.clear();
+        for (unsigned J = 0; J < KernelDescriptor::Size; ++J)
+          Hex += llvm::toHex(ArrayRef<uint8_t>(KD.Raw[J]), /*LowerCase=*/true);
+        break;
+      }
+  if (!Hex.empty())
+    Entries.push_back(B.getNamedAttr("reserved_bytes", B.getStringAttr(Hex)));
+  return B.getDictionaryAttr(Entries);
+}
+
+llvm::Expected<KernelDescriptor> asmevo::attrToDescriptor(DictionaryAttr Attr) {
+  KernelDescriptor KD;
+  if (auto Hex = Attr.getAs<StringAttr>("reserved_bytes")) {
+    std::string Bytes;
+    if (Hex.getValue().size() != 2 * KernelDescriptor::Size ||
+        !llvm::tryGetFromHex(Hex.getValue(), Bytes))
+      return llvm::createStringError("descriptor reserved_bytes must be 128 "
+                                     "hex digits");
+    std::copy(Bytes.begin(), Bytes.end(), KD.Raw.begin());
+    KD = KernelDescriptor::decode(KD.Raw);
+    // Fields come from the named entries; start them from zero.
+    KD.GroupSegmentFixedSize = KD.PrivateSegmentFixedSize = KD.KernargSize = 0;
+    KD.ComputePgmRsrc1 = KD.ComputePgmRsrc2 = KD.ComputePgmRsrc3 = 0;
+    KD.KernelCodeProperties = KD.KernargPreload = 0;
+  }
+  for (NamedAttribute F : Attr) {
+    if (F.getName() == "reserved_bytes")
+      continue;
+    auto I = dyn_cast<IntegerAttr>(F.getValue());
+    if (!I)
+      return llvm::createStringError("descriptor field " +
+                                     F.getName().getValue() +
+                                     " is not an integer");
+    if (!KD.setField(F.getName().getValue(), I.getValue().getZExtValue()))
+      return llvm::createStringError(
+          "unknown descriptor field or value out of range: " +
+          F.getName().getValue());
+  }
+  return KD;
+}
+
+//===----------------------------------------------------------------------===//
+// Code recovery
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+bool isPaddingWord(uint32_t W) {
+  return W == 0xBF800000u /* s_nop 0 */ || W == 0xBF9F0000u /* s_code_end */ ||
+         W == 0;
+}
+
+struct RawInst {
+  uint64_t Addr = 0;
+  ArrayRef<uint8_t> Bytes;
+  const DecodedInst *D = nullptr; // null: undecodable word
+  // Filled by analysis.
+  int64_t BranchTarget = -1;
+  int PcRelPart = 0;
+  int64_t PcRelTarget = -1, PcRelAnchor = -1;
+};
+
+struct FunctionRange {
+  uint64_t Start = 0, End = 0;
+  std::string Name;
+  const KernelInfo *Kernel = nullptr;
+};
+
+class Recoverer {
+public:
+  Recoverer(MLIRContext &Ctx, const CodeObject &CO, TargetInfo &TI,
+            RecoverStats &Stats)
+      : Ctx(Ctx), CO(CO), TI(TI), Stats(Stats), B(&Ctx) {}
+
+  llvm::Expected<OwningOpRef<CodeObjectOp>> run();
+
+private:
+  llvm::Error recoverSection(const ElfSection &Sec, Block &Body);
+  llvm::Error recoverFunction(const FunctionRange &F, const ElfSection &Sec,
+                              Block &Body);
+  void findPcRel(std::vector<RawInst> &Insts, size_t GetPc,
+                 std::string &NotRelocatable);
+  uint32_t word(ArrayRef<uint8_t> Bytes) {
+    return llvm::support::endian::read32le(Bytes.data());
+  }
+
+  MLIRContext &Ctx;
+  const CodeObject &CO;
+  TargetInfo &TI;
+  RecoverStats &Stats;
+  OpBuilder B;
+  std::set<std::string> UsedNames;
+};
+
+} // namespace
+
+llvm::Expected<OwningOpRef<CodeObjectOp>> Recoverer::run() {
+  Location Loc = UnknownLoc::get(&Ctx);
+  OwningOpRef<CodeObjectOp> Op = B.create<CodeObjectOp>(Loc, CO.targetId());
+  ArrayRef<uint8_t> Img = CO.image();
+  auto Blob = HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<char>(
+      reinterpret_cast<const char *>(Img.data()), Img.size()));
+  auto Type = RankedTensorType::get({int64_t(Img.size())},
+                                    IntegerType::get(&Ctx, 8));
+  Op->setImageAttr(
+      DenseResourceElementsAttr::get(Type, "elf_image", std::move(Blob)));
+  Op->setSourceNameAttr(B.getStringAttr(CO.name()));
+  unsigned ExecSections = 0;
+  for (const ElfSection &Sec : CO.sections()) {
+    if (!Sec.isExec() || !Sec.isAlloc() || !Sec.Size)
+      continue;
+    if (++ExecSections > 1)
+      return llvm::createStringError(
+          "more than one executable section (" + Sec.Name +
+          "): not supported yet");
+    Op->setTextAddr(Sec.Addr);
+    Op->setTextSize(Sec.Size);
+    if (llvm::Error E = recoverSection(Sec, Op->getBodyBlock()))
+      return std::move(E);
+  }
+  if (!ExecSections && !CO.kernels().empty())
+    return llvm::createStringError("kernels but no executable section");
+  return std::move(Op);
+}
+
+llvm::Error Recoverer::recoverSection(const ElfSection &Sec, Block &Body) {
+  // Function starts: FUNC symbols, kernel entries, and the section start.
+  std::map<uint64_t, FunctionRange> Starts;
+  auto inSec = [&](uint64_t A) { return A >= Sec.Addr && A < Sec.Addr + Sec.Size; };
+  for (const ElfSymbol &S : CO.symbols()) {
+    if (S.Type != llvm::ELF::STT_FUNC || !inSec(S.Value))
+      continue;
+    FunctionRange &F = Starts[S.Value];
+    F.Start = S.Value;
+    // Prefer .symtab names (local functions are only there).
+    if (F.Name.empty() || !S.Dynamic)
+      F.Name = S.Name;
+  }
+  for (const KernelInfo &K : CO.kernels()) {
+    if (!inSec(K.CodeAddr))
+      continue;
+    FunctionRange &F = Starts[K.CodeAddr];
+    if (F.Kernel)
+      return llvm::createStringError(formatv(
+          "kernels {0} and {1} share code at {2:x}: not supported", F.Kernel->Name,
+          K.Name, K.CodeAddr));
+    F.Start = K.CodeAddr;
+    F.Kernel = &K;
+    F.Name = K.Name;
+  }
+  if (!Starts.count(Sec.Addr)) {
+    FunctionRange &F = Starts[Sec.Addr];
+    F.Start = Sec.Addr;
+  }
+  std::vector<FunctionRange> Funcs;
+  for (auto &[Addr, F] : Starts)
+    Funcs.push_back(F);
+  for (size_t I = 0; I < Funcs.size(); ++I)
+    Funcs[I].End = I + 1 < Funcs.size() ? Funcs[I + 1].Start : Sec.Addr + Sec.Size;
+  for (FunctionRange &F : Funcs) {
+    if (F.Name.empty())
+      F.Name = formatv("__text_{0:x}", F.Start).str();
+    std::string Name = F.Name;
+    for (unsigned N = 1; UsedNames.count(Name); ++N)
+      Name = formatv("{0}.{1}", F.Name, N).str();
+    UsedNames.insert(Name);
+    F.Name = Name;
+    if (llvm::Error E = recoverFunction(F, Sec, Body))
+      return E;
+  }
+  return llvm::Error::success();
+}
+
+void Recoverer::findPcRel(std::vector<RawInst> &Insts, size_t GetPc,
+                          std::string &NotRelocatable) {
+  RawInst &G = Insts[GetPc];
+  const llvm::MCInst &MI = G.D->Inst;
+  RegRange Dst = MI.getNumOperands() ? TI.classify(MI.getOperand(0).getReg())
+                                     : RegRange();
+  if (Dst.Kind != RegKind::SGPR || Dst.Count != 2) {
+    NotRelocatable = formatv("s_getpc_b64 at {0:x} with an unexpected "
+                             "destination",
+                             G.Addr);
+    return;
+  }
+  llvm::MCRegister Lo = MI.getOperand(0).getReg();
+  int LoIdx = -1, HiIdx = -1;
+  SmallVector<RegAccess, 8> Acc;
+  for (size_t J = GetPc + 1; J < Insts.size() && J < GetPc + 24; ++J) {
+    RawInst &I = Insts[J];
+    if (!I.D)
+      break;
+    const llvm::MCInst &M = I.D->Inst;
+    auto sameSgpr = [&](const llvm::MCOperand &Op, unsigned Index) {
+      if (!Op.isReg())
+        return false;
+      RegRange R = TI.classify(Op.getReg());
+      return R.Kind == RegKind::SGPR && R.Count == 1 && R.First == Index;
+    };
+    bool HasLiteral = I.Bytes.size() == 8 && M.getNumOperands() == 3;
+    if (LoIdx < 0 && I.D->Mnemonic == "s_add_u32" && HasLiteral &&
+        sameSgpr(M.getOperand(0), Dst.First) &&
+        sameSgpr(M.getOperand(1), Dst.First)) {
+      LoIdx = J;
+      continue;
+    }
+    if (LoIdx >= 0 && HiIdx < 0 && I.D->Mnemonic == "s_addc_u32" &&
+        HasLiteral && sameSgpr(M.getOperand(0), Dst.First + 1) &&
+        sameSgpr(M.getOperand(1), Dst.First + 1)) {
+      HiIdx = J;
+      break;
+    }
+    // Any other access to the pair before both halves are found is a use
+    // of the raw PC that asmevo does not model.
+    Acc.clear();
+    TI.accesses(M, Acc);
+    bool Touches = false;
+    for (const RegAccess &A : Acc)
+      Touches |= TI.regsOverlap(A.Reg, Lo) ||
+                 [&] {
+                   RegRange R = TI.classify(A.Reg);
+                   return R.Kind == RegKind::SGPR &&
+                          R.First <= Dst.First + 1 &&
+                          Dst.First < R.First + R.Count;
+                 }();
+    if (Touches || TI.desc(M.getOpcode()).isTerminator())
+      break;
+  }
+  if (LoIdx < 0 || HiIdx < 0) {
+    NotRelocatable = formatv("s_getpc_b64 at {0:x} is not followed by "
+                             "s_add_u32/s_addc_u32 with literals; its use of "
+                             "the PC is not modelled",
+                             G.Addr);
+    return;
+  }
+  uint64_t LoV = word(Insts[LoIdx].Bytes.drop_front(4));
+  uint64_t HiV = word(Insts[HiIdx].Bytes.drop_front(4));
+  int64_t Offset = int64_t(LoV | HiV << 32);
+  int64_t Target = int64_t(G.Addr + 4) + Offset;
+  for (int Idx : {LoIdx, HiIdx}) {
+    Insts[Idx].PcRelPart = Idx == LoIdx ? InstOp::PcRelLo : InstOp::PcRelHi;
+    Insts[Idx].PcRelTarget = Target;
+    Insts[Idx].PcRelAnchor = G.Addr;
+  }
+  ++Stats.PcRelPairs;
+}
+
+llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
+                                       const ElfSection &Sec, Block &Body) {
+  auto BytesOrErr = CO.bytesAt(F.Start, F.End - F.Start);
+  if (!BytesOrErr)
+    return BytesOrErr.takeError();
+  ArrayRef<uint8_t> Code = *BytesOrErr;
+  std::string NotRelocatable;
+  if ((F.End - F.Start) % 4)
+    NotRelocatable = formatv("function size {0} is not a multiple of 4",
+                             F.End - F.Start);
+
+  // 1. Linear disassembly.
+  std::vector<RawInst> Insts;
+  for (uint64_t Off = 0; Off + 4 <= Code.size();) {
+    RawInst I;
+    I.Addr = F.Start + Off;
+    I.D = TI.decode(Code.drop_front(Off));
+    unsigned Size = I.D ? I.D->Size : 4;
+    I.Bytes = Code.slice(Off, Size);
+    if (!I.D && NotRelocatable.empty())
+      NotRelocatable = formatv("bytes at {0:x} do not decode as a {1} "
+                               "instruction",
+                               I.Addr, TI.cpu());
+    Insts.push_back(I);
+    Off += Size;
+  }
+  uint64_t Tail = Code.size() % 4;
+
+  // 2. Branch targets.
+  std::set<uint64_t> Targets;
+  for (RawInst &I : Insts) {
+    if (!I.D)
+      continue;
+    StringRef M = I.D->Mnemonic;
+    bool IsBranch = M == "s_branch" || M.starts_with("s_cbranch_");
+    const llvm::MCInstrDesc &Desc = TI.desc(I.D->Inst.getOpcode());
+    bool HasPcRel = false;
+    for (const llvm::MCOperandInfo &OI : Desc.operands())
+      HasPcRel |= OI.OperandType == llvm::MCOI::OPERAND_PCREL;
+    if (IsBranch && HasPcRel && I.Bytes.size() == 4) {
+      int16_t Simm = int16_t(word(I.Bytes) & 0xffff);
+      int64_t T = int64_t(I.Addr) + 4 + int64_t(Simm) * 4;
+      I.BranchTarget = T;
+      if (T < int64_t(F.Start) || T >= int64_t(F.End)) {
+        if (NotRelocatable.empty())
+          NotRelocatable = formatv("branch at {0:x} leaves the function (to "
+                                   "{1:x})",
+                                   I.Addr, T);
+        I.BranchTarget = -1;
+      } else {
+        Targets.insert(T);
+      }
+    } else if (HasPcRel && NotRelocatable.empty()) {
+      NotRelocatable = formatv("PC-relative '{0}' at {1:x} is not modelled", M,
+                               I.Addr);
+    }
+  }
+  // Targets must be instruction starts.
+  {
+    std::set<uint64_t> Starts;
+    for (RawInst &I : Insts)
+      Starts.insert(I.Addr);
+    for (uint64_t T : Targets)
+      if (!Starts.count(T) && NotRelocatable.empty())
+        NotRelocatable =
+            formatv("branch target {0:x} is inside an instruction", T);
+  }
+
+  // 3. Trailing padding: words after the last instruction that can be
+  //    reached, made only of s_nop 0 / s_code_end / zero.
+  size_t CodeEnd = Insts.size();
+  while (CodeEnd > 0) {
+    RawInst &I = Insts[CodeEnd - 1];
+    if (I.Bytes.size() != 4 || !isPaddingWord(word(I.Bytes)) ||
+        Targets.count(I.Addr))
+      break;
+    --CodeEnd;
+  }
+  // Keep padding only after an instruction that does not fall through.
+  auto endsFlow = [&](const RawInst &I) {
+    if (!I.D)
+      return false;
+    StringRef M = I.D->Mnemonic;
+    return M == "s_branch" || M.starts_with("s_endpgm") || M == "s_setpc_b64";
+  };
+  if (CodeEnd == 0 || !endsFlow(Insts[CodeEnd - 1]))
+    CodeEnd = Insts.size();
+  bool FallsOut = CodeEnd == 0 || !endsFlow(Insts[CodeEnd - 1]);
+  if (FallsOut && NotRelocatable.empty() && CodeEnd > 0)
+    NotRelocatable = formatv("control can run off the end of the function "
+                             "at {0:x}",
+                             Insts[CodeEnd - 1].Addr);
+
+  // 4. PC-relative address computations.
+  for (size_t I = 0; I < CodeEnd; ++I)
+    if (Insts[I].D && Insts[I].D->Mnemonic == "s_getpc_b64") {
+      std::string Reason;
+      findPcRel(Insts, I, Reason);
+      if (!Reason.empty() && NotRelocatable.empty())
+        NotRelocatable = Reason;
+    }
+  if (!F.Kernel) {
+    for (size_t I = 0; I < CodeEnd; ++I)
+      if (Insts[I].D && Insts[I].D->Mnemonic == "s_setpc_b64")
+        (void)I; // a return; fine for device functions
+  } else {
+    for (size_t I = 0; I < CodeEnd; ++I)
+      if (Insts[I].D && Insts[I].D->Mnemonic == "s_setpc_b64" &&
+          NotRelocatable.empty())
+        NotRelocatable = formatv("indirect jump (s_setpc_b64) at {0:x} in a "
+                                 "kernel",
+                                 Insts[I].Addr);
+  }
+
+  // 5. Blocks: leaders are the entry, branch targets and instructions after
+  //    a branch or an instruction that ends the flow.
+  std::set<size_t> Leaders = {0};
+  std::map<uint64_t, size_t> IndexOf;
+  for (size_t I = 0; I < CodeEnd; ++I)
+    IndexOf[Insts[I].Addr] = I;
+  for (uint64_t T : Targets)
+    if (IndexOf.count(T))
+      Leaders.insert(IndexOf[T]);
+  for (size_t I = 0; I + 1 < CodeEnd; ++I)
+    if (Insts[I].BranchTarget >= 0 || endsFlow(Insts[I]))
+      Leaders.insert(I + 1);
+
+  // 6. Build the op.
+  Location Loc = UnknownLoc::get(&Ctx);
+  B.setInsertionPointToEnd(&Body);
+  Operation *FnOp;
+  Region *Region;
+  int64_t Align = 256;
+  while (Align > 4 && F.Start % Align)
+    Align /= 2;
+  if (F.Kernel) {
+    auto K = B.create<KernelOp>(Loc, B.getStringAttr(F.Name),
+                                B.getI64IntegerAttr(F.Start),
+                                B.getI64IntegerAttr(Align),
+                                B.getI64IntegerAttr(F.Kernel->DescriptorAddr),
+                                descriptorToAttr(Ctx, F.Kernel->KD),
+                                DictionaryAttr(), DenseI64ArrayAttr(),
+                                StringAttr());
+    // The kernel's metadata entry, as attributes.
+    auto &Root = const_cast<llvm::msgpack::Document &>(CO.metadataDocument())
+                     .getRoot();
+    if (Root.isMap()) {
+      auto It = Root.getMap().find("amdhsa.kernels");
+      if (It != Root.getMap().end() && It->second.isArray())
+        for (auto &KN : It->second.getArray()) {
+          if (!KN.isMap())
+            continue;
+          auto S = KN.getMap().find(".symbol");
+          if (S != KN.getMap().end() &&
+              S->second.getKind() == llvm::msgpack::Type::String &&
+              S->second.getString() == F.Kernel->DescriptorSym)
+            K.setMetadataAttr(cast<DictionaryAttr>(msgpackToAttr(Ctx, KN)));
+        }
+    }
+    FnOp = K;
+    Region = &K.getBody();
+    ++Stats.Kernels;
+  } else {
+    auto Fn = B.create<FuncOp>(Loc, B.getStringAttr(F.Name),
+                               B.getI64IntegerAttr(F.Start),
+                               B.getI64IntegerAttr(Align),
+                               DenseI64ArrayAttr(), StringAttr());
+    FnOp = Fn;
+    Region = &Fn.getBody();
+  }
+  ++Stats.Functions;
+
+  // Padding runs.
+  SmallVector<int64_t> Pad;
+  for (size_t I = CodeEnd; I < Insts.size(); ++I) {
+    uint32_t W = word(Insts[I].Bytes);
+    if (!Pad.empty() && Pad[Pad.size() - 2] == int64_t(W))
+      ++Pad.back();
+    else
+      Pad.append({int64_t(W), 1});
+    ++Stats.PaddingWords;
+  }
+  if (Tail && NotRelocatable.empty())
+    NotRelocatable = "trailing bytes that are not a whole word";
+  if (!Pad.empty())
+    FnOp->setAttr("padding", B.getDenseI64ArrayAttr(Pad));
+  if (!NotRelocatable.empty())
+    FnOp->setAttr("not_relocatable", B.getStringAttr(NotRelocatable));
+
+  std::map<size_t, Block *> BlockAt;
+  for (size_t L : Leaders)
+    if (L < CodeEnd || L == 0) {
+      Block *Blk = new Block();
+      Region->push_back(Blk);
+      BlockAt[L] = Blk;
+      ++Stats.Blocks;
+    }
+  Block *Cur = nullptr;
+  auto blockFor = [&](uint64_t Addr) { return BlockAt.at(IndexOf.at(Addr)); };
+  for (size_t I = 0; I < CodeEnd; ++I) {
+    if (BlockAt.count(I)) {
+      Block *Next = BlockAt[I];
+      if (Cur && (Cur->empty() ||
+                  !Cur->back().hasTrait<OpTrait::IsTerminator>())) {
+        B.setInsertionPointToEnd(Cur);
+        B.create<FallthroughOp>(Loc, BlockRange{Next});
+      }
+      Cur = Next;
+    }
+    B.setInsertionPointToEnd(Cur);
+    RawInst &R = Insts[I];
+    int64_t Id = R.Addr;
+    if (!R.D) {
+      B.create<RawOp>(Loc, Id, word(R.Bytes));
+      ++Stats.RawWords;
+      continue;
+    }
+    ++Stats.Instructions;
+    StringRef M = R.D->Mnemonic;
+    uint32_t W = word(R.Bytes);
+    auto encOf = [&](ArrayRef<uint8_t> Bytes) {
+      SmallVector<int32_t, 3> Enc;
+      for (size_t Off = 0; Off < Bytes.size(); Off += 4)
+        Enc.push_back(int32_t(word(Bytes.drop_front(Off))));
+      return Enc;
+    };
+    if (R.BranchTarget >= 0 && M == "s_branch") {
+      B.create<BranchOp>(Loc, Id, blockFor(R.BranchTarget));
+      continue;
+    }
+    if (R.BranchTarget >= 0) {
+      Block *Fall = BlockAt.count(I + 1) ? BlockAt[I + 1] : nullptr;
+      if (Fall) {
+        B.create<CondBranchOp>(Loc, Id, M, blockFor(R.BranchTarget), Fall);
+        continue;
+      }
+      // A conditional branch that is the last instruction: it falls out of
+      // the function, which was marked not relocatable above.
+    }
+    if (M == "s_endpgm" && R.Bytes.size() == 4 && (W & 0xffff) == 0) {
+      B.create<EndpgmOp>(Loc, Id);
+      continue;
+    }
+    if (M.starts_with("s_endpgm") || M == "s_setpc_b64" ||
+        (M == "s_branch" || M.starts_with("s_cbranch_"))) {
+      auto Op = B.create<IndirectOp>(Loc, Id, encOf(R.Bytes));
+      (void)Op;
+      if (!M.starts_with("s_endpgm") && M != "s_setpc_b64" &&
+          NotRelocatable.empty()) {
+        NotRelocatable = formatv("branch at {0:x} kept as raw", R.Addr);
+        FnOp->setAttr("not_relocatable", B.getStringAttr(NotRelocatable));
+      }
+      if (I + 1 < CodeEnd && !BlockAt.count(I + 1)) {
+        Block *Next = new Block();
+        Region->getBlocks().insert(std::next(Cur->getIterator()), Next);
+        BlockAt[I + 1] = Next;
+      }
+      continue;
+    }
+    if (M == "s_waitcnt" && R.Bytes.size() == 4) {
+      B.create<WaitcntOp>(Loc, Id, int64_t(W & 0xffff));
+      continue;
+    }
+    if (M == "s_nop" && R.Bytes.size() == 4) {
+      B.create<NopOp>(Loc, Id, int64_t(W & 0xffff));
+      continue;
+    }
+    if (M == "s_barrier" && R.Bytes.size() == 4 && (W & 0xffff) == 0) {
+      B.create<BarrierOp>(Loc, Id);
+      continue;
+    }
+    auto Inst = B.create<InstOp>(Loc, Id, encOf(R.Bytes), R.PcRelPart,
+                                 R.PcRelTarget, R.PcRelAnchor);
+    (void)Inst;
+  }
+  // The last block must end with a terminator: control runs out of the
+  // function (only possible for not-relocatable functions).
+  if (Cur && (Cur->empty() || !Cur->back().hasTrait<OpTrait::IsTerminator>())) {
+    B.setInsertionPointToEnd(Cur);
+    B.create<FallthroughOp>(Loc, BlockRange{});
+  }
+  if (Region->empty()) {
+    Region->push_back(new Block());
+    B.setInsertionPointToEnd(&Region->back());
+    B.create<FallthroughOp>(Loc, BlockRange{});
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<OwningOpRef<CodeObjectOp>>
+asmevo::recoverCodeObject(MLIRContext &Ctx, const CodeObject &CO,
+                          RecoverStats *Stats) {
+  Ctx.getOrLoadDialect<AMDGCNDialect>();
+  auto TIOrErr = TargetInfo::get(CO.cpu(), CO.features());
+  if (!TIOrErr)
+    return llvm::createStringError(CO.name() + ": " +
+                                   llvm::toString(TIOrErr.takeError()));
+  RecoverStats Local;
+  Recoverer R(Ctx, CO, **TIOrErr, Stats ? *Stats : Local);
+  auto Result = R.run();
+  if (!Result)
+    return llvm::createStringError(CO.name() + ": " +
+                                   llvm::toString(Result.takeError()));
+  return Result;
+}
