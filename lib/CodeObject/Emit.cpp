@@ -42,6 +42,8 @@ struct FunctionLayout {
   int64_t OldEnd = -1; // next function's original start, or the end of .text
   uint64_t NewStart = 0;
   uint64_t NewEnd = 0; // after padding
+  int64_t PadWords = 0; // padding words emitted after the code
+  int64_t OldCodeSize = -1, NewCodeSize = 0; // without padding
   bool Relocatable = true;
   std::string Name;
 };
@@ -87,13 +89,35 @@ static uint32_t fillWordOf(Operation *Fn) {
   return 0xBF800000u; // s_nop 0
 }
 
+static int64_t paddingWords(Operation *Fn) {
+  int64_t N = 0;
+  if (auto Pad = Fn->getAttrOfType<DenseI64ArrayAttr>("padding"))
+    for (size_t I = 0; I + 1 < Pad.size(); I += 2)
+      N += Pad[I + 1];
+  return N;
+}
+
+// Padding after a function is kept word for word while the function keeps
+// its place and size, so that an unchanged object is emitted byte for byte.
+// Otherwise it is elastic: between functions it only aligns the next one;
+// after the last function it shrinks to make room, but never below
+// MinFinalPaddingWords (the tail guards instruction prefetch past the code).
+static constexpr int64_t MinFinalPaddingWords = 64;
+
 llvm::Error Emitter::layout() {
+  SmallVector<Operation *> FnOps;
+  for (Operation &FnOp : Op.getBodyBlock())
+    FnOps.push_back(&FnOp);
   uint64_t Cursor = TextAddr;
-  for (Operation &FnOp : Op.getBodyBlock()) {
+  for (size_t Index = 0; Index < FnOps.size(); ++Index) {
+    Operation &FnOp = *FnOps[Index];
     FunctionLayout L;
     L.Fn = &FnOp;
     L.Name = cast<SymbolOpInterface>(FnOp).getName().str();
     L.OldStart = FnOp.getAttrOfType<IntegerAttr>("addr").getInt();
+    L.OldEnd = Index + 1 < FnOps.size()
+                   ? FnOps[Index + 1]->getAttrOfType<IntegerAttr>("addr").getInt()
+                   : int64_t(TextAddr + TextSize);
     L.Relocatable = !FnOp.hasAttr("not_relocatable");
     int64_t Align = FnOp.getAttrOfType<IntegerAttr>("align").getInt();
     if (Align <= 0 || (Align & (Align - 1)))
@@ -123,17 +147,32 @@ llvm::Error Emitter::layout() {
         PC += encodedSize(&I);
       }
     }
-    if (auto Pad = FnOp.getAttrOfType<DenseI64ArrayAttr>("padding"))
-      for (size_t I = 0; I + 1 < Pad.size(); I += 2)
-        PC += 4 * uint64_t(Pad[I + 1]);
+    int64_t Recorded = paddingWords(&FnOp);
+    int64_t OldCode =
+        L.OldStart >= 0 ? L.OldEnd - L.OldStart - 4 * Recorded : -1;
+    L.OldCodeSize = OldCode;
+    L.NewCodeSize = int64_t(PC - L.NewStart);
+    bool Unchanged = L.OldStart == int64_t(L.NewStart) &&
+                     OldCode == int64_t(PC - L.NewStart);
+    bool Last = Index + 1 == FnOps.size();
+    if (Unchanged) {
+      L.PadWords = Recorded;
+    } else if (!Last) {
+      int64_t NextAlign =
+          FnOps[Index + 1]->getAttrOfType<IntegerAttr>("align").getInt();
+      L.PadWords = int64_t(llvm::alignTo(PC, std::max<int64_t>(NextAlign, 4)) -
+                           PC) / 4;
+    } else {
+      int64_t Room = (int64_t(TextAddr + TextSize) - int64_t(PC)) / 4;
+      L.PadWords = std::max(std::min(Recorded, Room),
+                            std::min(Recorded, MinFinalPaddingWords));
+    }
+    PC += 4 * uint64_t(L.PadWords);
     L.NewEnd = PC;
     Cursor = PC;
     Funcs.push_back(L);
   }
   NewTextEnd = Cursor;
-  for (size_t I = 0; I < Funcs.size(); ++I)
-    Funcs[I].OldEnd = I + 1 < Funcs.size() ? Funcs[I + 1].OldStart
-                                           : int64_t(TextAddr + TextSize);
   return llvm::Error::success();
 }
 
@@ -250,10 +289,15 @@ llvm::Error Emitter::encodeText(std::vector<uint8_t> &Text) {
           return llvm::createStringError("function " + L.Name + ": " +
                                          llvm::toString(std::move(E)));
       }
+    // The recorded runs, cut or extended (with the first run's word) to the
+    // laid-out length.
+    int64_t Left = L.PadWords;
     if (auto Pad = L.Fn->getAttrOfType<DenseI64ArrayAttr>("padding"))
-      for (size_t I = 0; I + 1 < Pad.size(); I += 2)
-        for (int64_t N = 0; N < Pad[I + 1]; ++N)
+      for (size_t I = 0; I + 1 < Pad.size() && Left; I += 2)
+        for (int64_t N = 0; N < Pad[I + 1] && Left; ++N, --Left)
           put32(Text, uint32_t(Pad[I]));
+    for (; Left; --Left)
+      put32(Text, fillWordOf(L.Fn));
     Cursor = TextAddr + Text.size();
     if (Cursor != L.NewEnd)
       return llvm::createStringError(formatv(
@@ -351,8 +395,7 @@ llvm::Error Emitter::patchSymbolsAndRelocations(std::vector<uint8_t> &Img,
           if (Type == llvm::ELF::STT_FUNC && OldSize) {
             // The symbol covers the code without the padding; padding is
             // kept, so the code grew or shrank by the function's growth.
-            int64_t Growth = int64_t(It->second->NewEnd - It->second->NewStart) -
-                             int64_t(It->second->OldEnd - It->second->OldStart);
+            int64_t Growth = It->second->NewCodeSize - It->second->OldCodeSize;
             endian::write64le(Sym + 16, uint64_t(int64_t(OldSize) + Growth));
           }
           continue;
@@ -428,7 +471,11 @@ llvm::Expected<std::vector<uint8_t>> Emitter::run() {
   std::copy(NewText.begin(), NewText.end(), Img.begin() + Text->Offset);
   if (llvm::Error E = patchDescriptorsAndMetadata(Img, Orig))
     return std::move(E);
-  if (Stats.MovedFunctions || Stats.TextGrowth)
+  bool Changed = false;
+  for (const FunctionLayout &L : Funcs)
+    Changed |= L.OldStart != int64_t(L.NewStart) ||
+               L.OldCodeSize != L.NewCodeSize;
+  if (Changed)
     if (llvm::Error E = patchSymbolsAndRelocations(Img, Orig))
       return std::move(E);
   return Img;

@@ -50,8 +50,13 @@ public:
     msgpack::DocNode *N = find(Key);
     if (!N)
       return Error::success();
+    // Some fields (.uniform_work_group_size) are written as 0/1 integers.
+    if (N->getKind() == msgpack::Type::UInt && N->getUInt() <= 1) {
+      Out = N->getUInt();
+      return Error::success();
+    }
     if (N->getKind() != msgpack::Type::Boolean)
-      return wrongType(Key, "a boolean");
+      return wrongType(Key, "a boolean or 0/1");
     Out = N->getBool();
     return Error::success();
   }

@@ -432,6 +432,80 @@ ParseResult WaitcntOp::parse(OpAsmParser &Parser, OperationState &Result) {
 }
 
 //===----------------------------------------------------------------------===//
+// Simple SOPP ops: [id] plus an optional immediate or successor
+//===----------------------------------------------------------------------===//
+
+template <typename OpT> static void printIdOnly(OpT Op, OpAsmPrinter &P) {
+  printId(P, Op.getId());
+  P.printOptionalAttrDict(Op->getAttrs());
+}
+
+template <typename OpT>
+static ParseResult parseIdOnly(OpAsmParser &Parser, OperationState &Result) {
+  auto &Props = Result.getOrAddProperties<typename OpT::Properties>();
+  if (parseOptionalId(Parser, Props.id))
+    return failure();
+  return Parser.parseOptionalAttrDict(Result.attributes);
+}
+
+void BarrierOp::print(OpAsmPrinter &P) { printIdOnly(*this, P); }
+ParseResult BarrierOp::parse(OpAsmParser &Parser, OperationState &Result) {
+  return parseIdOnly<BarrierOp>(Parser, Result);
+}
+void EndpgmOp::print(OpAsmPrinter &P) { printIdOnly(*this, P); }
+ParseResult EndpgmOp::parse(OpAsmParser &Parser, OperationState &Result) {
+  return parseIdOnly<EndpgmOp>(Parser, Result);
+}
+
+void NopOp::print(OpAsmPrinter &P) {
+  printId(P, getId());
+  P << ' ' << getImm();
+  P.printOptionalAttrDict((*this)->getAttrs());
+}
+ParseResult NopOp::parse(OpAsmParser &Parser, OperationState &Result) {
+  Properties &Props = Result.getOrAddProperties<Properties>();
+  llvm::SMLoc Loc;
+  if (parseOptionalId(Parser, Props.id) ||
+      (Loc = Parser.getCurrentLocation(), Parser.parseInteger(Props.imm)))
+    return failure();
+  if (Props.imm < 0 || Props.imm > 0xffff)
+    return Parser.emitError(Loc, "s_nop immediate must fit in 16 bits");
+  return Parser.parseOptionalAttrDict(Result.attributes);
+}
+
+void RawOp::print(OpAsmPrinter &P) {
+  printId(P, getId());
+  P << " 0x" << llvm::format_hex_no_prefix(uint32_t(getWord()), 8);
+  P.printOptionalAttrDict((*this)->getAttrs());
+}
+ParseResult RawOp::parse(OpAsmParser &Parser, OperationState &Result) {
+  Properties &Props = Result.getOrAddProperties<Properties>();
+  llvm::SMLoc Loc;
+  if (parseOptionalId(Parser, Props.id) ||
+      (Loc = Parser.getCurrentLocation(), Parser.parseInteger(Props.word)))
+    return failure();
+  if (Props.word < 0 || Props.word > UINT32_MAX)
+    return Parser.emitError(Loc, "raw word must fit in 32 bits");
+  return Parser.parseOptionalAttrDict(Result.attributes);
+}
+
+void BranchOp::print(OpAsmPrinter &P) {
+  printId(P, getId());
+  P << ' ';
+  P.printSuccessor(getDest());
+  P.printOptionalAttrDict((*this)->getAttrs());
+}
+ParseResult BranchOp::parse(OpAsmParser &Parser, OperationState &Result) {
+  Properties &Props = Result.getOrAddProperties<Properties>();
+  Block *Dest;
+  if (parseOptionalId(Parser, Props.id) || Parser.parseSuccessor(Dest) ||
+      Parser.parseOptionalAttrDict(Result.attributes))
+    return failure();
+  Result.addSuccessors(Dest);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Branches
 //===----------------------------------------------------------------------===//
 

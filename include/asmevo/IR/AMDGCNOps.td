@@ -132,7 +132,7 @@ def AMDGCN_RawOp : AMDGCN_Op<"raw"> {
   let summary = "Words that do not decode as an instruction of the target";
   let arguments = (ins DefaultValuedProp<I64Prop, "-1">:$id,
                        I64Prop:$word);
-  let assemblyFormat = "`[` $id `]` $word attr-dict";
+  let hasCustomAssemblyFormat = 1;
 }
 
 def AMDGCN_WaitcntOp : AMDGCN_Op<"s_waitcnt"> {
@@ -159,26 +159,26 @@ def AMDGCN_WaitcntOp : AMDGCN_Op<"s_waitcnt"> {
 def AMDGCN_NopOp : AMDGCN_Op<"s_nop"> {
   let summary = "s_nop: SIMM16[3:0] + 1 wait states";
   let arguments = (ins DefaultValuedProp<I64Prop, "-1">:$id, I64Prop:$imm);
-  let assemblyFormat = "(`[` $id^ `]`)? $imm attr-dict";
+  let hasCustomAssemblyFormat = 1;
 }
 
 def AMDGCN_BarrierOp : AMDGCN_Op<"s_barrier"> {
   let summary = "s_barrier: wait for all waves of the workgroup";
   let arguments = (ins DefaultValuedProp<I64Prop, "-1">:$id);
-  let assemblyFormat = "(`[` $id^ `]`)? attr-dict";
+  let hasCustomAssemblyFormat = 1;
 }
 
 def AMDGCN_EndpgmOp : AMDGCN_Op<"s_endpgm", [Terminator]> {
   let summary = "s_endpgm: end of the wave";
   let arguments = (ins DefaultValuedProp<I64Prop, "-1">:$id);
-  let assemblyFormat = "(`[` $id^ `]`)? attr-dict";
+  let hasCustomAssemblyFormat = 1;
 }
 
 def AMDGCN_BranchOp : AMDGCN_Op<"s_branch", [Terminator]> {
   let summary = "s_branch: unconditional PC-relative branch";
   let arguments = (ins DefaultValuedProp<I64Prop, "-1">:$id);
   let successors = (successor AnySuccessor:$dest);
-  let assemblyFormat = "(`[` $id^ `]`)? $dest attr-dict";
+  let hasCustomAssemblyFormat = 1;
 }
 
 def AMDGCN_CondBranchOp : AMDGCN_Op<"cbranch", [Terminator]> {

@@ -1,0 +1,311 @@
+//===- asmevo-opt.cpp - The asmevo driver ---------------------------------===//
+//
+// asmevo-opt IN [-o OUT] [--pipeline=...] [--emit=mlir|asm|obj]
+// asmevo-opt IN --roundtrip-check
+//
+// IN is an AMDGPU code object or an .mlir file in the amdgcn dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#include "asmevo/CodeObject/CodeObject.h"
+#include "asmevo/CodeObject/Compare.h"
+#include "asmevo/CodeObject/Emit.h"
+#include "asmevo/CodeObject/Recover.h"
+#include "asmevo/IR/AMDGCN.h"
+#include "asmevo/Passes/Passes.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <set>
+
+using namespace llvm;
+using namespace asmevo;
+
+static cl::OptionCategory Cat("asmevo-opt options");
+
+static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
+                                      cl::desc("<code object or .mlir>"),
+                                      cl::cat(Cat));
+static cl::opt<std::string>
+    OutputFile("o", cl::desc("Output file ('-' for stdout). The extension "
+                             "picks the format when --emit is absent: .mlir, "
+                             ".s, anything else is a code object"),
+               cl::value_desc("file"), cl::cat(Cat));
+
+enum class EmitKind { Auto, Mlir, Asm, Obj };
+static cl::opt<EmitKind> Emit(
+    "emit", cl::desc("Output format"), cl::init(EmitKind::Auto),
+    cl::values(clEnumValN(EmitKind::Mlir, "mlir", "the amdgcn dialect"),
+               clEnumValN(EmitKind::Asm, "asm",
+                          "an assembly listing (for reading, not assembling)"),
+               clEnumValN(EmitKind::Obj, "obj", "a code object")),
+    cl::cat(Cat));
+static cl::opt<std::string>
+    Pipeline("pipeline",
+             cl::desc("Comma-separated passes to run on the code object, e.g. "
+                      "'amdgcn-dce,amdgcn-peephole'. --list-passes shows them"),
+             cl::value_desc("passes"), cl::cat(Cat));
+static cl::opt<bool> ListPasses("list-passes",
+                                cl::desc("List the registered passes and exit"),
+                                cl::cat(Cat));
+static cl::opt<bool> RoundtripCheck(
+    "roundtrip-check",
+    cl::desc("Recover and emit IN with no rewrite and compare: exit 0 when "
+             "every kernel's code bytes, descriptor and metadata are "
+             "identical, 1 otherwise (first difference per kernel)"),
+    cl::cat(Cat));
+static cl::opt<bool> ElideImage(
+    "elide-image",
+    cl::desc("With --emit=mlir: omit the original ELF image (the output can "
+             "then not be emitted as a code object)"),
+    cl::cat(Cat));
+static cl::opt<bool> PrintStats("print-stats",
+                                cl::desc("Print recovery/emission statistics "
+                                         "to stderr"),
+                                cl::cat(Cat));
+
+static int fail(const Twine &Msg) {
+  WithColor::error(errs(), "asmevo-opt") << Msg << "\n";
+  return 2;
+}
+
+static bool isMlirFile(StringRef Path) { return Path.ends_with(".mlir"); }
+
+static Expected<mlir::OwningOpRef<amdgcn::CodeObjectOp>>
+loadInput(mlir::MLIRContext &Ctx, RecoverStats &RS) {
+  if (isMlirFile(InputFile)) {
+    llvm::SourceMgr SrcMgr;
+    auto BufOrErr = MemoryBuffer::getFileOrSTDIN(InputFile);
+    if (!BufOrErr)
+      return createStringError(InputFile + ": " +
+                               BufOrErr.getError().message());
+    SrcMgr.AddNewSourceBuffer(std::move(*BufOrErr), SMLoc());
+    mlir::SourceMgrDiagnosticHandler Handler(SrcMgr, &Ctx);
+    mlir::Block Body;
+    mlir::ParserConfig Config(&Ctx);
+    if (failed(mlir::parseSourceFile(SrcMgr, &Body, Config)))
+      return createStringError(InputFile + ": cannot parse");
+    if (Body.getOperations().size() != 1 ||
+        !isa<amdgcn::CodeObjectOp>(Body.front()))
+      return createStringError(InputFile +
+                               ": expected exactly one amdgcn.code_object");
+    auto Op = cast<amdgcn::CodeObjectOp>(Body.front());
+    Op->remove();
+    if (failed(mlir::verify(Op)))
+      return createStringError(InputFile + ": verification failed");
+    return mlir::OwningOpRef<amdgcn::CodeObjectOp>(Op);
+  }
+  auto COOrErr = CodeObject::load(InputFile);
+  if (!COOrErr)
+    return COOrErr.takeError();
+  return recoverCodeObject(Ctx, **COOrErr, &RS);
+}
+
+static Error writeOutput(StringRef Path,
+                         function_ref<Error(raw_ostream &)> Write) {
+  // writeToOutput writes a temporary file and renames it, so a failed run
+  // leaves no partial output behind.
+  return llvm::writeToOutput(Path, Write);
+}
+
+static void printAsm(amdgcn::CodeObjectOp Op, raw_ostream &OS) {
+  auto TIOrErr = Op.getTargetInfo();
+  if (!TIOrErr) {
+    consumeError(TIOrErr.takeError());
+    return;
+  }
+  TargetInfo &TI = **TIOrErr;
+  OS << "; asmevo listing of " << Op.getSourceName().value_or("<input>")
+     << "\n; target " << Op.getTarget() << "\n";
+  for (mlir::Operation &Fn : Op.getBodyBlock()) {
+    OS << "\n" << cast<mlir::SymbolOpInterface>(Fn).getName() << ":\n";
+    unsigned BlockIndex = 0;
+    llvm::DenseMap<mlir::Block *, unsigned> Index;
+    for (mlir::Block &B : Fn.getRegion(0))
+      Index[&B] = BlockIndex++;
+    for (mlir::Block &B : Fn.getRegion(0)) {
+      OS << ".L" << Index[&B] << ":\n";
+      for (mlir::Operation &I : B) {
+        std::string Text;
+        if (auto W = dyn_cast<amdgcn::WaitcntOp>(I))
+          Text = formatv("s_waitcnt vmcnt({0}) expcnt({1}) lgkmcnt({2})",
+                         W.getVmcnt(), W.getExpcnt(), W.getLgkmcnt());
+        else if (auto N = dyn_cast<amdgcn::NopOp>(I))
+          Text = formatv("s_nop {0}", N.getImm());
+        else if (isa<amdgcn::BarrierOp>(I))
+          Text = "s_barrier";
+        else if (isa<amdgcn::EndpgmOp>(I))
+          Text = "s_endpgm";
+        else if (auto Br = dyn_cast<amdgcn::BranchOp>(I))
+          Text = formatv("s_branch .L{0}", Index[Br.getDest()]);
+        else if (auto Br = dyn_cast<amdgcn::CondBranchOp>(I))
+          Text = formatv("{0} .L{1}", Br.getMnemonic(), Index[Br.getTaken()]);
+        else if (auto R = dyn_cast<amdgcn::RawOp>(I))
+          Text = formatv(".long {0:x8}", uint32_t(R.getWord()));
+        else if (isa<amdgcn::FallthroughOp>(I))
+          continue;
+        else {
+          ArrayRef<uint8_t> Bytes = amdgcn::getOriginalBytes(&I);
+          const DecodedInst *D = TI.decode(Bytes);
+          Text = D ? TI.print(D->Inst) : "<undecodable>";
+        }
+        OS << "  " << Text << "\n";
+      }
+    }
+  }
+}
+
+static int roundtripCheck(mlir::MLIRContext &Ctx) {
+  auto COOrErr = CodeObject::load(InputFile);
+  if (!COOrErr)
+    return fail(toString(COOrErr.takeError()));
+  RecoverStats RS;
+  auto OpOrErr = recoverCodeObject(Ctx, **COOrErr, &RS);
+  if (!OpOrErr)
+    return fail(toString(OpOrErr.takeError()));
+  EmitStats ES;
+  auto BytesOrErr = emitCodeObject(**OpOrErr, &ES);
+  if (!BytesOrErr)
+    return fail(InputFile + ": emission failed: " +
+                toString(BytesOrErr.takeError()));
+  auto Out = CodeObject::parse(
+      MemoryBuffer::getMemBufferCopy(
+          StringRef(reinterpret_cast<const char *>(BytesOrErr->data()),
+                    BytesOrErr->size()),
+          "emitted"),
+      InputFile + " (emitted)");
+  if (!Out)
+    return fail(toString(Out.takeError()));
+  auto Diffs = compareCodeObjects(**COOrErr, **Out);
+  unsigned Kernels = (*COOrErr)->kernels().size();
+  for (const ObjectDifference &D : Diffs)
+    outs() << InputFile << ": " << (D.Kernel.empty() ? "" : "kernel ")
+           << D.Kernel << (D.Kernel.empty() ? "" : ": ") << D.What << ": "
+           << D.Detail << "\n";
+  std::set<std::string> Bad;
+  for (const ObjectDifference &D : Diffs)
+    Bad.insert(D.Kernel);
+  outs() << InputFile << ": " << (Kernels - Bad.size() + Bad.count(""))
+         << "/" << Kernels << " kernels identical, " << RS.Instructions
+         << " instructions" << (Diffs.empty() ? "" : ": ROUNDTRIP FAILED")
+         << "\n";
+  return Diffs.empty() ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  registerAsmevoPasses();
+  cl::HideUnrelatedOptions(Cat);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "asmevo-opt: recover an AMDGPU code object into the amdgcn MLIR "
+      "dialect, run rewrite passes, and emit it again\n\n"
+      "  asmevo-opt k.hsaco -o k.mlir               recover to the dialect\n"
+      "  asmevo-opt k.hsaco --pipeline=P -o k2.hsaco rewrite and emit\n"
+      "  asmevo-opt k.mlir -o k.hsaco               emit edited IR\n"
+      "  asmevo-opt k.hsaco --roundtrip-check       the lossless gate\n\n"
+      "Exit status: 0 success, 1 round-trip difference, 2 error.\n");
+
+  mlir::DialectRegistry Registry;
+  Registry.insert<amdgcn::AMDGCNDialect>();
+  mlir::MLIRContext Ctx(Registry);
+  Ctx.loadAllAvailableDialects();
+  Ctx.disableMultithreading();
+
+  if (ListPasses) {
+    outs() << "Registered passes:\n";
+    mlir::printRegisteredPasses();
+    return 0;
+  }
+  if (RoundtripCheck)
+    return roundtripCheck(Ctx);
+
+  RecoverStats RS;
+  auto OpOrErr = loadInput(Ctx, RS);
+  if (!OpOrErr)
+    return fail(toString(OpOrErr.takeError()));
+  mlir::OwningOpRef<amdgcn::CodeObjectOp> Op = std::move(*OpOrErr);
+
+  if (!Pipeline.empty()) {
+    mlir::PassManager PM(&Ctx, amdgcn::CodeObjectOp::getOperationName());
+    std::string Err;
+    llvm::raw_string_ostream ErrOS(Err);
+    if (failed(mlir::parsePassPipeline(Pipeline, PM, ErrOS)))
+      return fail("invalid --pipeline '" + Pipeline + "': " + Err);
+    if (failed(PM.run(*Op)))
+      return fail("pass pipeline failed on " + InputFile);
+  }
+
+  EmitKind Kind = Emit;
+  std::string Out = OutputFile.empty() ? "-" : OutputFile.getValue();
+  if (Kind == EmitKind::Auto) {
+    StringRef O(Out);
+    Kind = O == "-" || O.ends_with(".mlir") ? EmitKind::Mlir
+           : O.ends_with(".s")              ? EmitKind::Asm
+                                            : EmitKind::Obj;
+  }
+  if (Kind == EmitKind::Mlir && ElideImage)
+    Op->removeImageAttr();
+
+  Error E = Error::success();
+  EmitStats ES;
+  switch (Kind) {
+  case EmitKind::Mlir:
+    E = writeOutput(Out, [&](raw_ostream &OS) {
+      Op->print(OS);
+      OS << "\n";
+      return Error::success();
+    });
+    break;
+  case EmitKind::Asm:
+    E = writeOutput(Out, [&](raw_ostream &OS) {
+      printAsm(*Op, OS);
+      return Error::success();
+    });
+    break;
+  case EmitKind::Obj: {
+    if (Out == "-" && sys::Process::StandardOutIsDisplayed())
+      return fail("refusing to write a binary code object to a terminal; "
+                  "use -o FILE");
+    auto BytesOrErr = emitCodeObject(*Op, &ES);
+    if (!BytesOrErr)
+      return fail(InputFile + ": emission failed: " +
+                  toString(BytesOrErr.takeError()));
+    E = writeOutput(Out, [&](raw_ostream &OS) {
+      OS.write(reinterpret_cast<const char *>(BytesOrErr->data()),
+               BytesOrErr->size());
+      return Error::success();
+    });
+    break;
+  }
+  case EmitKind::Auto:
+    break;
+  }
+  if (E)
+    return fail(toString(std::move(E)));
+  if (PrintStats)
+    errs() << formatv("recovered: {0} functions ({1} kernels), {2} "
+                      "instructions, {3} blocks, {4} raw words, {5} padding "
+                      "words, {6} pc-relative pairs\n"
+                      "emitted: {7} copied, {8} encoded, {9} functions moved\n",
+                      RS.Functions, RS.Kernels, RS.Instructions, RS.Blocks,
+                      RS.RawWords, RS.PaddingWords, RS.PcRelPairs,
+                      ES.CopiedInstructions, ES.EncodedInstructions,
+                      ES.MovedFunctions);
+  return 0;
+}
