@@ -165,11 +165,6 @@ Error CodeObject::parseImpl() {
           formatv("unknown AMDGPU processor in e_flags {0:x}", EFlags));
     CPU = Name->str();
   }
-  if (EFlags & ELF::EF_AMDGPU_GENERIC_VERSION)
-    return createStringError(
-        formatv("generic processor target {0} (generic version {1}) is not "
-                "supported; asmevo needs a concrete processor",
-                CPU, EFlags >> ELF::EF_AMDGPU_GENERIC_VERSION_OFFSET));
   std::string Suffix;
   Features = featuresFromFlags(EFlags, Version, Suffix);
   TargetId = "amdgcn-amd-amdhsa--" + CPU + Suffix;
@@ -262,6 +257,10 @@ Error CodeObject::parseImpl() {
       MDOffset = Desc.data() - Img.data();
       MDSize = Desc.size();
       StringRef Blob(reinterpret_cast<const char *>(Desc.data()), Desc.size());
+      if (Error E = validateMsgpack(Blob))
+        return createStringError(
+            formatv("corrupt AMDGPU metadata note at file offset {0:x}: {1}",
+                    MDOffset, toString(std::move(E))));
       if (!MDDoc->readFromBlob(Blob, /*Multi=*/false))
         return createStringError(
             formatv("corrupt AMDGPU metadata note at file offset {0:x}: not "

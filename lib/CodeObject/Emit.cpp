@@ -136,15 +136,20 @@ llvm::Error Emitter::layout() {
     uint64_t PC = L.NewStart;
     for (Block &B : FnOp.getRegion(0)) {
       BlockAddr[&B] = PC;
+      // A reference to an instruction lands on the new instructions a pass
+      // put right before it, as a branch to its block would.
+      uint64_t Landing = PC;
       for (Operation &I : B) {
         OpAddr[&I] = PC;
         int64_t Id = getInstId(&I);
         if (Id >= 0) {
-          if (!IdAddr.insert({Id, PC}).second)
+          if (!IdAddr.insert({Id, Landing}).second)
             return llvm::createStringError(formatv(
                 "function {0}: instruction id {1:x} is used twice", L.Name, Id));
         }
         PC += encodedSize(&I);
+        if (Id >= 0)
+          Landing = PC;
       }
     }
     int64_t Recorded = paddingWords(&FnOp);

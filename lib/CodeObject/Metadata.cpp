@@ -172,3 +172,117 @@ void KernelMetadata::updateCounts(msgpack::DocNode &Node, uint32_t SgprCount,
   if (Map.find(".agpr_count") != Map.end() || AgprCount)
     Map[".agpr_count"] = AgprCount;
 }
+
+namespace {
+/// A bounds-checked walk over msgpack bytes.
+class MsgpackChecker {
+public:
+  explicit MsgpackChecker(StringRef B) : B(B) {}
+
+  Error check() {
+    if (Error E = value(/*Depth=*/0, /*IsKey=*/false))
+      return E;
+    if (Pos != B.size())
+      return fail(formatv("{0} trailing bytes after the metadata object",
+                          B.size() - Pos));
+    return Error::success();
+  }
+
+private:
+  Error fail(const Twine &Msg) {
+    return createStringError(formatv("msgpack offset {0}: ", Pos).str() + Msg);
+  }
+  Error need(uint64_t N) {
+    if (N > B.size() - Pos)
+      return fail(formatv("needs {0} more bytes, {1} left", N, B.size() - Pos));
+    return Error::success();
+  }
+  Expected<uint64_t> readBE(unsigned N) {
+    if (Error E = need(N))
+      return std::move(E);
+    uint64_t V = 0;
+    for (unsigned I = 0; I < N; ++I)
+      V = V << 8 | uint8_t(B[Pos + I]);
+    Pos += N;
+    return V;
+  }
+  Error skip(uint64_t N) {
+    if (Error E = need(N))
+      return E;
+    Pos += N;
+    return Error::success();
+  }
+  Error container(uint64_t N, bool IsMap, unsigned Depth) {
+    for (uint64_t I = 0; I < N; ++I) {
+      if (IsMap)
+        if (Error E = value(Depth + 1, /*IsKey=*/true))
+          return E;
+      if (Error E = value(Depth + 1, /*IsKey=*/false))
+        return E;
+    }
+    return Error::success();
+  }
+
+  Error value(unsigned Depth, bool IsKey) {
+    if (Depth > 64)
+      return fail("nesting deeper than 64 levels");
+    if (Error E = need(1))
+      return E;
+    uint8_t T = uint8_t(B[Pos++]);
+    auto keyCheck = [&](bool Scalar) -> Error {
+      if (IsKey && !Scalar)
+        return fail("a map key is not a scalar");
+      return Error::success();
+    };
+    if (T <= 0x7f || T >= 0xe0)
+      return Error::success(); // fixint
+    if (T >= 0xa0 && T <= 0xbf)
+      return skip(T & 0x1f); // fixstr
+    if ((T >= 0x80 && T <= 0x8f) || (T >= 0x90 && T <= 0x9f)) {
+      if (Error E = keyCheck(false))
+        return E;
+      return container(T & 0x0f, T <= 0x8f, Depth);
+    }
+    switch (T) {
+    case 0xc0: case 0xc2: case 0xc3:
+      return Error::success();
+    case 0xcc: case 0xd0: return skip(1);
+    case 0xcd: case 0xd1: return skip(2);
+    case 0xca: case 0xce: case 0xd2: return skip(4);
+    case 0xcb: case 0xcf: case 0xd3: return skip(8);
+    case 0xc4: case 0xd9: { auto N = readBE(1); if (!N) return N.takeError(); return skip(*N); }
+    case 0xc5: case 0xda: { auto N = readBE(2); if (!N) return N.takeError(); return skip(*N); }
+    case 0xc6: case 0xdb: { auto N = readBE(4); if (!N) return N.takeError(); return skip(*N); }
+    case 0xdc: case 0xdd: case 0xde: case 0xdf: {
+      if (Error E = keyCheck(false))
+        return E;
+      auto N = readBE(T == 0xdc || T == 0xde ? 2 : 4);
+      if (!N)
+        return N.takeError();
+      return container(*N, T >= 0xde, Depth);
+    }
+    case 0xd4: case 0xd5: case 0xd6: case 0xd7: case 0xd8:
+      if (Error E = keyCheck(false))
+        return E;
+      return skip(1 + (1u << (T - 0xd4)));
+    case 0xc7: case 0xc8: case 0xc9: {
+      if (Error E = keyCheck(false))
+        return E;
+      auto N = readBE(T == 0xc7 ? 1 : T == 0xc8 ? 2 : 4);
+      if (!N)
+        return N.takeError();
+      return skip(*N + 1);
+    }
+    default:
+      return fail(formatv("invalid type byte {0:x2}", T));
+    }
+  }
+
+  StringRef B;
+  uint64_t Pos = 0;
+};
+} // namespace
+
+Error asmevo::validateMsgpack(StringRef Blob) {
+  return MsgpackChecker(Blob).check();
+}

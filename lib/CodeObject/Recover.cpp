@@ -41,9 +41,20 @@ Attribute asmevo::msgpackToAttr(MLIRContext &Ctx,
   case llvm::msgpack::Type::Map: {
     SmallVector<NamedAttribute> Entries;
     for (auto &[K, V] : const_cast<llvm::msgpack::DocNode &>(Node).getMap()) {
-      std::string Key = K.getKind() == llvm::msgpack::Type::String
-                            ? K.getString().str()
-                            : K.toString();
+      std::string Key;
+      switch (K.getKind()) {
+      case llvm::msgpack::Type::String:
+        Key = K.getString().str();
+        break;
+      case llvm::msgpack::Type::Int:
+      case llvm::msgpack::Type::UInt:
+      case llvm::msgpack::Type::Boolean:
+      case llvm::msgpack::Type::Float:
+        Key = K.toString();
+        break;
+      default:
+        Key = "<non-scalar key>"; // toString() only handles scalars
+      }
       Entries.push_back(B.getNamedAttr(Key, msgpackToAttr(Ctx, V)));
     }
     return B.getDictionaryAttr(Entries);
@@ -669,6 +680,11 @@ llvm::Expected<OwningOpRef<CodeObjectOp>>
 asmevo::recoverCodeObject(MLIRContext &Ctx, const CodeObject &CO,
                           RecoverStats *Stats) {
   Ctx.getOrLoadDialect<AMDGCNDialect>();
+  // The dialect's wait-counter layout and the emulator are GFX9 (GCN5/CDNA).
+  if (!CO.cpu().starts_with("gfx9"))
+    return llvm::createStringError(
+        CO.name() + ": unsupported target " + CO.cpu() +
+        ": asmevo supports the GFX9 family (gfx90a, gfx942, ...)");
   auto TIOrErr = TargetInfo::get(CO.cpu(), CO.features());
   if (!TIOrErr)
     return llvm::createStringError(CO.name() + ": " +

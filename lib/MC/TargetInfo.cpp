@@ -16,10 +16,12 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/MCTargetOptions.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/TargetParser.h"
 #include "llvm/TargetParser/Triple.h"
 
 #include <map>
@@ -47,6 +49,7 @@ void LLVMInitializeAMDGPUAsmParser();
 static void initializeAMDGPUOnce() {
   static std::once_flag Once;
   std::call_once(Once, [] {
+    CrashRecoveryContext::Enable();
     LLVMInitializeAMDGPUTargetInfo();
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUDisassembler();
@@ -102,6 +105,9 @@ Error TargetInfo::init(StringRef CPUName, StringRef FeatureString) {
   TheTarget = TargetRegistry::lookupTarget(TT, Err);
   if (!TheTarget)
     return createStringError("AMDGPU target not available in LLVM: " + Err);
+  // Ask the target parser first: MC would only warn about an unknown CPU.
+  if (llvm::AMDGPU::parseArchAMDGCN(CPU) == llvm::AMDGPU::GK_NONE)
+    return createStringError("unsupported AMDGPU processor '" + CPU + "'");
   MRI.reset(TheTarget->createMCRegInfo(TT));
   MCTargetOptions Opts;
   MAI.reset(TheTarget->createMCAsmInfo(*MRI, TT, Opts));
@@ -260,8 +266,14 @@ const DecodedInst *TargetInfo::decodeUncached(ArrayRef<uint8_t> Bytes) {
   // The decoder reads at most 12 bytes on the targets asmevo supports; give
   // it no more so that the cache keys below are complete.
   ArrayRef<uint8_t> Window = Bytes.take_front(12);
-  MCDisassembler::DecodeStatus S =
-      Disasm->getInstruction(Inst, Size, Window, 0, nulls());
+  // LLVM's decoder crashes on a tiny share of arbitrary words; foreign bytes
+  // (data, corrupt files) must become "undecodable", not a crash.
+  MCDisassembler::DecodeStatus S = MCDisassembler::Fail;
+  CrashRecoveryContext CRC;
+  if (!CRC.RunSafely([&] {
+        S = Disasm->getInstruction(Inst, Size, Window, 0, nulls());
+      }))
+    return nullptr;
   if (S != MCDisassembler::Success || Size == 0 || Size % 4 != 0 ||
       Size > Window.size())
     return nullptr;
@@ -276,8 +288,9 @@ const DecodedInst *TargetInfo::decodeUncached(ArrayRef<uint8_t> Bytes) {
       Fixups.empty() && Enc.size() == Size &&
       std::equal(Enc.begin(), Enc.end(), Window.begin(),
                  [](char A, uint8_t B) { return uint8_t(A) == B; });
-  D.Mnemonic = Printer->getMnemonic(Inst).first;
-  D.Mnemonic = D.Mnemonic.rtrim();
+  // The printed mnemonic carries the encoding suffix (_e32, _e64, _dpp,
+  // _sdwa) that MCInstPrinter::getMnemonic leaves out.
+  D.Mnemonic = printSplit(Inst).first;
   uint32_t W0 = readWord(Bytes, 0);
   if (Size == 4) {
     Cache32[W0] = &D;

@@ -70,6 +70,11 @@ struct KernelMetadata {
                            uint32_t VgprCount, uint32_t AgprCount);
 };
 
+/// Checks that Blob is one well-formed msgpack object whose map keys are
+/// scalars, before LLVM's msgpack::Document reads it: the Document asserts
+/// (traps) on map keys that are maps or arrays. Errors give the byte offset.
+llvm::Error validateMsgpack(llvm::StringRef Blob);
+
 } // namespace asmevo
 
 #endif // ASMEVO_CODEOBJECT_METADATA_H

@@ -105,8 +105,8 @@ struct DecodedInst {
   /// True when MCCodeEmitter re-encodes Inst to exactly the original bytes.
   /// When false the original bytes must be kept (don't-care bits etc.).
   bool ReencodesExactly = false;
-  /// "v_add_u32_e32", without operands.
-  llvm::StringRef Mnemonic;
+  /// "v_add_u32_e32": the first word of the printed instruction.
+  std::string Mnemonic;
 };
 
 /// How an instruction touches one register.

@@ -1,0 +1,211 @@
+//===- Emulator.h - CPU wavefront emulator for gfx90a/gfx942 ----*- C++ -*-===//
+//
+// Runs one dispatch of a kernel from an AMDGPU code object on the CPU: the
+// embedded executor of asmevo's differential oracle. It is exact where it
+// claims to be and refuses where it is not:
+//
+//  * every opcode has a declared fidelity (exact / approximate /
+//    unsupported); executing an unsupported one stops the run with its name;
+//  * a register written by a memory instruction is unreadable (and may not be
+//    overwritten) until the s_waitcnt that guarantees it (scoreboard per
+//    register and counter; SMEM and FLAT return out of order);
+//  * every memory access is checked against mapped regions and permissions;
+//  * LDS accesses of different waves of a workgroup between two barriers
+//    that conflict (write/write, write/read) are reported as races;
+//  * an instruction budget stops runaway kernels.
+//
+// See docs/emulator.md for the model and its documented assumptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASMEVO_EMU_EMULATOR_H
+#define ASMEVO_EMU_EMULATOR_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+}
+
+namespace asmevo {
+class CodeObject;
+struct KernelInfo;
+
+namespace emu {
+
+/// What the emulator claims about an opcode's results.
+enum class Fidelity : uint8_t {
+  Exact,       // bit-exact per the ISA definition
+  Approximate, // hardware result not specified bit for bit (v_exp_f32, ...)
+  Unsupported, // not implemented: executing it is an error
+};
+const char *fidelityName(Fidelity F);
+
+enum MemPerm : uint8_t { PermRead = 1, PermWrite = 2, PermRW = 3 };
+
+/// A mapped range of the global address space.
+struct Region {
+  uint64_t Base = 0;
+  uint64_t Size = 0;
+  uint8_t Perms = PermRW;
+  std::string Name;
+  std::vector<uint8_t> Data;
+  bool contains(uint64_t Addr, uint64_t Len) const {
+    return Addr >= Base && Len <= Size && Addr - Base <= Size - Len;
+  }
+};
+
+/// The global memory image of a dispatch: non-overlapping regions.
+class Memory {
+public:
+  /// Maps a region; fails when it overlaps another one or wraps.
+  llvm::Expected<Region *> map(uint64_t Base, uint64_t Size, uint8_t Perms,
+                               llvm::StringRef Name);
+  /// The region holding all of [Addr, Addr+Len), or null.
+  Region *find(uint64_t Addr, uint64_t Len);
+  const Region *findByName(llvm::StringRef Name) const;
+  /// The region that starts at Base, or null.
+  Region *at(uint64_t Base);
+  /// Removes the region that starts at Base; false when there is none.
+  bool unmap(uint64_t Base);
+  llvm::ArrayRef<std::unique_ptr<Region>> regions() const { return Regions; }
+  /// First free address >= Hint aligned to Align with Size bytes free.
+  uint64_t freeAddress(uint64_t Hint, uint64_t Size, uint64_t Align) const;
+
+private:
+  std::vector<std::unique_ptr<Region>> Regions; // sorted by Base
+};
+
+/// One dispatch: grid, workgroup and the explicit kernel arguments.
+struct Dispatch {
+  std::array<uint32_t, 3> Workgroups{1, 1, 1};    // number of workgroups
+  std::array<uint32_t, 3> WorkgroupSize{64, 1, 1}; // work-items per workgroup
+  uint32_t DynamicLds = 0;                        // bytes of dynamic LDS
+  /// The kernarg segment as the host fills it: explicit arguments at their
+  /// metadata offsets. Hidden arguments are filled by the emulator (as the
+  /// ROCm runtime would) unless FillHidden is false. Resized to the
+  /// metadata's kernarg segment size when shorter.
+  std::vector<uint8_t> Kernarg;
+  bool FillHidden = true;
+};
+
+struct RunOptions {
+  unsigned Threads = 0;           // 0: all hardware threads
+  uint64_t Budget = 1ull << 28;   // wave-instructions per wave
+  bool Trace = false;             // print executed instructions
+  bool Profile = false;           // count executed instructions per PC
+  bool RefuseApproximate = false; // approximate opcodes are errors
+  uint32_t ScratchPerLane = 0;    // 0: from the descriptor (+ dynamic stack)
+  uint32_t DynamicStackPerLane = 16384; // extra private bytes per lane when
+                                        // the kernel uses a dynamic stack
+  llvm::raw_ostream *TraceOut = nullptr; // default: stderr
+};
+
+enum class ErrorKind : uint8_t {
+  None,
+  Fault,       // memory access outside mapped/allowed memory
+  Race,        // scoreboard or LDS race
+  Budget,      // instruction budget exhausted
+  Unsupported, // unimplemented opcode or semantics
+  Approximate, // approximate opcode refused (RefuseApproximate)
+  Invalid,     // invalid program/dispatch (bad PC, decode failure, ...)
+};
+const char *errorKindName(ErrorKind K);
+
+struct RunResult {
+  ErrorKind Kind = ErrorKind::None;
+  std::string Message; // empty on success
+  uint64_t WaveInstructions = 0;
+  uint64_t Waves = 0;
+  uint64_t Workgroups = 0;
+  double Seconds = 0;
+  /// Approximate opcodes executed (mnemonic -> wave-instruction count).
+  std::map<std::string, uint64_t> ApproximateOps;
+  /// --profile: executed wave-instructions per PC (code-object vaddr).
+  std::map<uint64_t, uint64_t> Profile;
+  /// Disassembly per profiled PC.
+  std::map<uint64_t, std::string> ProfileText;
+  bool ok() const { return Kind == ErrorKind::None; }
+};
+
+/// Static opcode support of the emulator.
+struct OpcodeSupport {
+  Fidelity Fid = Fidelity::Unsupported;
+  bool Known = false; // the emulator has an entry for this mnemonic
+};
+
+/// A kernel loaded for emulation. Decoding happens once per instruction
+/// (lazily, shared by all waves and threads).
+class Program;
+
+class Emulator {
+public:
+  /// Prepares a code object (decoder, code segments). The CodeObject must
+  /// outlive the Emulator.
+  static llvm::Expected<std::unique_ptr<Emulator>> create(const CodeObject &CO);
+  ~Emulator();
+
+  /// Maps the code object's loadable segments into Mem at loadBase() (read
+  /// only, except writable segments such as .data/.bss).
+  llvm::Error mapCodeObject(Memory &Mem) const;
+  /// Virtual address of code object address 0.
+  uint64_t loadBase() const;
+
+  /// Runs one dispatch of Kernel. Mem must already hold the code object
+  /// (mapCodeObject) and every buffer the kernel reads. The kernarg segment,
+  /// dispatch packet and queue are mapped by run() and unmapped after.
+  RunResult run(const KernelInfo &Kernel, const Dispatch &D, Memory &Mem,
+                const RunOptions &Opts);
+
+  /// Support of one mnemonic as printed by LLVM ("v_add_f32_e64").
+  OpcodeSupport support(llvm::StringRef Mnemonic) const;
+  /// Number of mnemonics (without encoding suffixes) implemented.
+  static size_t implementedOpcodeCount();
+  /// All implemented base mnemonics with their fidelity.
+  static std::vector<std::pair<std::string, Fidelity>> implementedOpcodes();
+
+  /// Virtual addresses chosen for apertures (documented model choices).
+  static constexpr uint64_t SharedApertureBase = 0x0001000000000000ull;
+  static constexpr uint64_t PrivateApertureBase = 0x0002000000000000ull;
+  static constexpr uint64_t CodeLoadBase = 0x00007f0000000000ull;
+  static constexpr uint64_t KernargBase = 0x00007e0000000000ull;
+
+private:
+  Emulator();
+  std::unique_ptr<Program> Prog;
+};
+
+/// Sets up and runs an instruction sequence for tests: a kernel made of the
+/// given encoded bytes (assembled elsewhere), one wave, with initial SGPR
+/// and VGPR values. Returns the final registers.
+struct SnippetState {
+  std::array<uint32_t, 128> S{};
+  std::vector<std::array<uint32_t, 64>> V = std::vector<std::array<uint32_t, 64>>(32);
+  std::vector<std::array<uint32_t, 64>> A = std::vector<std::array<uint32_t, 64>>(8);
+  uint64_t Exec = ~0ull;
+  bool SCC = false;
+  uint32_t Mode = 0x3f0; // MODE: round nearest, f32/f64 denormals on
+  bool Ieee = true;
+  std::vector<uint8_t> Lds = std::vector<uint8_t>(4096);
+};
+struct SnippetResult {
+  RunResult Run;
+  SnippetState State;
+};
+SnippetResult runSnippet(llvm::StringRef CPU, llvm::ArrayRef<uint8_t> Code,
+                         const SnippetState &Init, Memory *Mem = nullptr,
+                         const RunOptions &Opts = RunOptions());
+
+} // namespace emu
+} // namespace asmevo
+
+#endif // ASMEVO_EMU_EMULATOR_H

@@ -1,0 +1,352 @@
+//===- Internal.h - Emulator internals shared by lib/Emu ---------*- C++ -*-===//
+//
+// The pre-decoded instruction (Inst), the wave state (Wave), the workgroup
+// (Workgroup), the per-thread execution context (Ctx) and the opcode table.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASMEVO_LIB_EMU_INTERNAL_H
+#define ASMEVO_LIB_EMU_INTERNAL_H
+
+#include "asmevo/Emu/Emulator.h"
+#include "asmevo/MC/TargetInfo.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <atomic>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace asmevo {
+class CodeObject;
+namespace emu {
+
+struct Wave;
+struct Inst;
+using Handler = void (*)(Wave &, const Inst &);
+
+// Indices into Wave::S (hardware SGPR-file encoding).
+enum : unsigned {
+  SFlatScrLo = 102,
+  SXnackLo = 104,
+  SVccLo = 106,
+  SVccHi = 107,
+  STtmp0 = 108,
+  SM0 = 124,
+  SExecLo = 126,
+  SExecHi = 127,
+};
+
+/// A data operand of a pre-decoded instruction.
+enum class OK : uint8_t {
+  None,
+  S,     // SGPR file (index Reg, Count 32-bit registers)
+  V,     // VGPR
+  A,     // AGPR
+  Imm,   // constant (Imm)
+  Scc,   // src_scc
+  Execz, // src_execz
+  Vccz,  // src_vccz
+  Bad,   // register the emulator does not model (Imm = MCRegister)
+};
+struct Opnd {
+  OK Kind = OK::None;
+  uint8_t Count = 0;
+  uint16_t Reg = 0;
+  uint64_t Imm = 0;
+  bool isVReg() const { return Kind == OK::V || Kind == OK::A; }
+};
+
+/// A register range for the scoreboard: File 0 = SGPR file, 1 = VGPR, 2 = AGPR.
+struct RegRef {
+  uint8_t File = 0;
+  uint16_t First = 0;
+  uint16_t Count = 0;
+};
+
+enum class Enc : uint8_t { Other, E32, VOP3, VOP3P, SDWA, DPP };
+
+struct OpInfo;
+
+struct Inst {
+  Handler Fn = nullptr;
+  uint64_t PC = 0; // loaded virtual address
+  uint8_t Size = 0;
+  Enc E = Enc::Other;
+  uint8_t NDst = 0, NSrc = 0;
+  Opnd Dst[2];
+  Opnd Src[5];
+  // VOP3/VOP3P/SDWA/DPP modifiers (from the encoding bits).
+  uint8_t Neg = 0, Abs = 0, NegHi = 0; // bit i: source i
+  uint8_t OpSel = 0;                   // bits 0-2 sources, bit 3 dst
+  uint8_t OpSelHi = 0;                 // VOP3P, bits 0-2
+  bool Clamp = false;
+  uint8_t Omod = 0;
+  // SDWA
+  uint8_t DstSel = 6, DstUnused = 0, SrcSel[2] = {6, 6};
+  bool SrcSext[2] = {false, false};
+  // DPP
+  uint16_t DppCtrl = 0;
+  uint8_t RowMask = 0xf, BankMask = 0xf;
+  bool BoundCtrl = false;
+  // MAI
+  uint8_t Cbsz = 0, Abid = 0, Blgp = 0;
+  // Format-specific control values (offsets, simm16, flags...).
+  int64_t Off = 0;
+  uint32_t C0 = 0, C1 = 0, C2 = 0;
+  uint32_t Aux = 0; // from the opcode table
+  bool Simple = true; // no DPP/SDWA/modifiers/gpr-idx: fast path
+  bool IsMem = false; // memory instruction (scoreboard issue)
+  bool IsValu = false;
+  uint8_t MemCounters = 0; // 1 = VM, 2 = LGKM in order, 4 = LGKM out of order
+  Fidelity Fid = Fidelity::Exact;
+  const OpInfo *Info = nullptr;
+  const DecodedInst *D = nullptr;
+  uint32_t Index = 0; // dense index (profile)
+  uint16_t MaxV = 0, MaxA = 0; // highest VGPR/AGPR index used + 1
+  llvm::SmallVector<RegRef, 4> Uses, Defs;
+  std::string Error; // predecode problem: executing this instruction fails
+};
+
+struct OpInfo {
+  Handler Fn = nullptr;
+  Fidelity Fid = Fidelity::Exact;
+  uint32_t Aux = 0;
+};
+
+/// The opcode table: base mnemonic (no _e32/_e64/_sdwa/_dpp) -> handler.
+struct OpTable {
+  llvm::StringMap<OpInfo> Map;
+  void add(llvm::StringRef Name, Handler Fn, Fidelity F = Fidelity::Exact,
+           uint32_t Aux = 0) {
+    Map[Name] = OpInfo{Fn, F, Aux};
+  }
+  const OpInfo *find(llvm::StringRef Name) const {
+    auto It = Map.find(Name);
+    return It == Map.end() ? nullptr : &It->second;
+  }
+};
+const OpTable &opTable();
+void registerSalu(OpTable &T);
+void registerValu(OpTable &T);
+void registerMem(OpTable &T);
+void registerMfma(OpTable &T);
+llvm::StringRef baseMnemonic(llvm::StringRef M);
+
+class Program;
+
+/// Pending memory results of one wave (the wait-counter scoreboard).
+struct Scoreboard {
+  struct Op {
+    uint64_t PC = 0;
+    uint8_t Remaining = 0; // queues it is still in
+    bool Live = false;
+    llvm::SmallVector<RegRef, 2> Regs;
+  };
+  struct QEntry {
+    uint32_t Id;
+    bool OutOfOrder;
+  };
+  std::vector<Op> Ops;
+  std::vector<uint32_t> Free;
+  std::deque<QEntry> VM, LGKM;
+  uint32_t Live = 0;
+  uint8_t PendS[128] = {};
+  std::vector<uint8_t> PendV, PendA;
+  // Kind of the newest pending write per register, for WAW rules: 1 VM, 2 LGKM
+  // in order, 4 out of order.
+  uint8_t KindS[128] = {};
+  std::vector<uint8_t> KindV, KindA;
+  std::vector<uint64_t> FromPC; // not used per register; see Ops
+
+  uint8_t *pend(uint8_t File) {
+    return File == 0 ? PendS : File == 1 ? PendV.data() : PendA.data();
+  }
+  uint8_t *kind(uint8_t File) {
+    return File == 0 ? KindS : File == 1 ? KindV.data() : KindA.data();
+  }
+  void issue(uint64_t PC, uint8_t Counters, bool LgkmOOO,
+             llvm::ArrayRef<RegRef> Regs);
+  void retire(uint32_t Id);
+  void waitVM(unsigned N);
+  void waitLGKM(unsigned N);
+};
+
+struct Workgroup;
+struct Ctx;
+
+struct Wave {
+  uint32_t S[128];
+  bool SCC = false;
+  uint32_t *V = nullptr; // NumV * 64, register-major
+  uint32_t *A = nullptr; // NumA * 64
+  unsigned NumV = 0, NumA = 0;
+  std::vector<uint32_t> VStore;
+  uint64_t PC = 0;
+  uint32_t Mode = 0;  // MODE hardware register
+  bool Ieee = true;
+  bool Dx10Clamp = true;
+  // s_set_gpr_idx_on state.
+  bool GprIdxOn = false;
+  uint8_t GprIdxMode = 0; // bit0 SRC0, bit1 SRC1, bit2 SRC2, bit3 DST
+  // Status.
+  enum Status : uint8_t { Running, Barrier, Done, Failed } St = Running;
+  bool Stop = false;
+  unsigned Id = 0; // wave index in the workgroup
+  uint64_t Executed = 0;
+  Workgroup *WG = nullptr;
+  Ctx *C = nullptr;
+  Scoreboard SB;
+  // Private memory: PrivPerLane bytes per lane, lane-major.
+  std::vector<uint8_t> Priv;
+  uint32_t PrivPerLane = 0;
+  uint32_t TrapSts = 0;
+
+  uint64_t exec() const { return uint64_t(S[SExecLo]) | uint64_t(S[SExecHi]) << 32; }
+  void setExec(uint64_t E) {
+    S[SExecLo] = uint32_t(E);
+    S[SExecHi] = uint32_t(E >> 32);
+  }
+  uint64_t vcc() const { return uint64_t(S[SVccLo]) | uint64_t(S[SVccHi]) << 32; }
+  void setVcc(uint64_t E) {
+    S[SVccLo] = uint32_t(E);
+    S[SVccHi] = uint32_t(E >> 32);
+  }
+  uint32_t *vreg(unsigned R) { return V + size_t(R) * 64; }
+  uint32_t *areg(unsigned R) { return A + size_t(R) * 64; }
+
+  // Error reporting: sets St = Failed and records the first error.
+  void fail(ErrorKind K, const Inst &I, const std::string &Msg);
+  void fail(ErrorKind K, const std::string &Msg);
+};
+
+/// LDS and barrier state of a workgroup.
+struct Workgroup {
+  std::vector<uint8_t> Lds;
+  std::vector<uint32_t> LdsWriter, LdsReader; // race shadows, per dword
+  uint32_t Epoch = 1;
+  std::array<uint32_t, 3> Id{0, 0, 0};
+  std::vector<Wave *> Waves;
+};
+
+/// Global dispatch state shared by all threads.
+struct Shared {
+  Memory *Mem = nullptr;
+  Program *Prog = nullptr;
+  const RunOptions *Opts = nullptr;
+  std::atomic<bool> Abort{false};
+  std::mutex ErrMutex;
+  ErrorKind ErrKind = ErrorKind::None;
+  std::string ErrMsg;
+  uint64_t ErrOrder = ~0ull; // workgroup linear id of the recorded error
+  std::mutex TraceMutex;
+  static constexpr unsigned NumLocks = 256;
+  std::mutex AtomicLocks[NumLocks];
+  std::mutex &lockFor(uint64_t Addr) { return AtomicLocks[(Addr >> 3) % NumLocks]; }
+  bool IsGfx942 = true;
+};
+
+/// Per host thread state.
+struct Ctx {
+  Shared *Sh = nullptr;
+  uint64_t WgLinear = 0;
+  uint64_t Executed = 0;
+  std::vector<uint64_t> Profile;     // by Inst::Index
+  std::vector<uint64_t> ApproxCount; // by Inst::Index
+  // One-entry region cache.
+  Region *LastRegion = nullptr;
+  Region *findRegion(uint64_t Addr, uint64_t Len) {
+    if (LastRegion && LastRegion->contains(Addr, Len))
+      return LastRegion;
+    Region *R = Sh->Mem->find(Addr, Len);
+    if (R)
+      LastRegion = R;
+    return R;
+  }
+};
+
+/// Decoded code of a code object: one Inst per instruction start, created on
+/// first execution.
+class Program {
+public:
+  TargetInfo *TI = nullptr;
+  const CodeObject *CO = nullptr;
+  bool IsGfx942 = false;
+  uint64_t LoadBase = 0;
+  struct CodeRange {
+    uint64_t Begin = 0, End = 0; // loaded vaddrs
+    llvm::ArrayRef<uint8_t> Bytes;
+    std::unique_ptr<std::atomic<Inst *>[]> Slots; // per 4 bytes
+  };
+  std::vector<CodeRange> Ranges;
+  std::mutex M;
+  std::deque<Inst> Insts;
+  std::vector<std::unique_ptr<Inst>> Scratch;
+  std::atomic<uint32_t> NextIndex{0};
+  std::vector<const Inst *> ByIndex; // under M
+  std::map<std::string, Fidelity> ApproxNames;
+
+  /// The instruction at PC (loaded vaddr); null with Err set when there is no
+  /// valid instruction there.
+  const Inst *at(uint64_t PC, std::string &Err) {
+    for (CodeRange &R : Ranges) {
+      if (PC < R.Begin || PC >= R.End)
+        continue;
+      if ((PC - R.Begin) & 3) {
+        Err = "misaligned PC";
+        return nullptr;
+      }
+      std::atomic<Inst *> &Slot = R.Slots[(PC - R.Begin) >> 2];
+      Inst *I = Slot.load(std::memory_order_acquire);
+      if (I)
+        return I;
+      return decodeAt(R, PC, Err);
+    }
+    Err = "PC outside the code object's executable sections";
+    return nullptr;
+  }
+  const Inst *decodeAt(CodeRange &R, uint64_t PC, std::string &Err);
+  void predecode(Inst &I, llvm::ArrayRef<uint8_t> Bytes);
+  std::string text(const Inst &I) const;
+};
+
+// Operand helpers (Exec.cpp).
+uint32_t readS32(Wave &W, const Opnd &O);
+uint64_t readS64(Wave &W, const Opnd &O);
+void writeS32(Wave &W, const Opnd &O, uint32_t V);
+void writeS64(Wave &W, const Opnd &O, uint64_t V);
+
+// Float helpers.
+inline float asF(uint32_t X) {
+  float F;
+  std::memcpy(&F, &X, 4);
+  return F;
+}
+inline uint32_t asU(float F) {
+  uint32_t X;
+  std::memcpy(&X, &F, 4);
+  return X;
+}
+inline double asD(uint64_t X) {
+  double F;
+  std::memcpy(&F, &X, 8);
+  return F;
+}
+inline uint64_t asU64(double F) {
+  uint64_t X;
+  std::memcpy(&X, &F, 8);
+  return X;
+}
+
+// Memory access helpers (Mem.cpp). Return false after failing the wave.
+bool globalAccess(Wave &W, const Inst &I, unsigned Lane, uint64_t Addr,
+                  unsigned Len, bool Write, void *Data);
+
+} // namespace emu
+} // namespace asmevo
+
+#endif

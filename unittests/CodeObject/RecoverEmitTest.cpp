@@ -1,0 +1,271 @@
+//===- RecoverEmitTest.cpp - Recovery and emission of the test kernels ----===//
+//
+// For every in-tree kernel: the round trip is byte-exact in memory and
+// through the textual IR, and rewrites that change instruction sizes keep
+// the control-flow graph and every PC-relative reference (checked by
+// recovering the emitted object and comparing with the rewritten IR).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestKernels.h"
+
+#include "asmevo/CodeObject/Compare.h"
+#include "asmevo/CodeObject/Emit.h"
+#include "asmevo/CodeObject/Recover.h"
+#include "asmevo/Passes/Passes.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "gtest/gtest.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace asmevo;
+using namespace asmevo::amdgcn;
+
+namespace {
+
+struct Loaded {
+  std::unique_ptr<CodeObject> CO;
+  OwningOpRef<CodeObjectOp> Op;
+};
+
+Loaded load(MLIRContext &Ctx, const std::string &Path) {
+  Loaded L;
+  auto CO = CodeObject::load(Path);
+  EXPECT_TRUE(bool(CO)) << (CO ? "" : llvm::toString(CO.takeError()));
+  if (!CO)
+    return L;
+  L.CO = std::move(*CO);
+  auto Op = recoverCodeObject(Ctx, *L.CO);
+  EXPECT_TRUE(bool(Op)) << (Op ? "" : llvm::toString(Op.takeError()));
+  if (Op)
+    L.Op = std::move(*Op);
+  return L;
+}
+
+std::unique_ptr<CodeObject> parseBytes(const std::vector<uint8_t> &Bytes,
+                                       llvm::StringRef Name) {
+  auto CO = CodeObject::parse(
+      llvm::MemoryBuffer::getMemBufferCopy(
+          llvm::StringRef(reinterpret_cast<const char *>(Bytes.data()),
+                          Bytes.size())),
+      Name);
+  EXPECT_TRUE(bool(CO)) << (CO ? "" : llvm::toString(CO.takeError()));
+  return CO ? std::move(*CO) : nullptr;
+}
+
+class KernelTest : public ::testing::TestWithParam<std::string> {
+protected:
+  KernelTest() {
+    static bool Registered = (registerAsmevoPasses(), true);
+    (void)Registered;
+    Ctx.getOrLoadDialect<AMDGCNDialect>();
+    Ctx.disableMultithreading();
+  }
+  MLIRContext Ctx;
+};
+
+TEST_P(KernelTest, RoundTripIsByteExact) {
+  Loaded L = load(Ctx, GetParam());
+  ASSERT_TRUE(L.Op);
+  ASSERT_TRUE(succeeded(verify(*L.Op)));
+  EmitStats Stats;
+  auto Bytes = emitCodeObject(*L.Op, &Stats);
+  ASSERT_TRUE(bool(Bytes)) << llvm::toString(Bytes.takeError());
+  EXPECT_TRUE(llvm::ArrayRef<uint8_t>(*Bytes) == L.CO->image());
+  EXPECT_EQ(Stats.MovedFunctions, 0u);
+}
+
+TEST_P(KernelTest, TextualIRIsLossless) {
+  Loaded L = load(Ctx, GetParam());
+  ASSERT_TRUE(L.Op);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  L.Op->print(OS);
+  OwningOpRef<Operation *> Parsed = parseSourceString(Text, ParserConfig(&Ctx));
+  ASSERT_TRUE(Parsed);
+  auto CO = dyn_cast<CodeObjectOp>(*Parsed);
+  ASSERT_TRUE(CO);
+  auto Bytes = emitCodeObject(CO);
+  ASSERT_TRUE(bool(Bytes)) << llvm::toString(Bytes.takeError());
+  EXPECT_TRUE(llvm::ArrayRef<uint8_t>(*Bytes) == L.CO->image());
+}
+
+/// The shape of one function: per block, instruction texts (PC-relative
+/// literals as their target) and successor block indices.
+struct Shape {
+  std::vector<std::vector<std::string>> Blocks;
+  std::vector<std::vector<int>> Succs;
+  bool operator==(const Shape &O) const {
+    return Blocks == O.Blocks && Succs == O.Succs;
+  }
+};
+
+/// Where an address points: "function+ordinal" for code, the number itself
+/// for data (which does not move).
+std::string describeTarget(CodeObjectOp CO, int64_t Addr) {
+  for (Operation &Fn : CO.getBodyBlock()) {
+    unsigned Ordinal = 0;
+    for (Block &B : Fn.getRegion(0))
+      for (Operation &I : B) {
+        if (getInstId(&I) == Addr)
+          return llvm::formatv("{0}+{1}",
+                               cast<SymbolOpInterface>(Fn).getName(), Ordinal)
+              .str();
+        ++Ordinal;
+      }
+  }
+  return llvm::formatv("data:{0:x}", Addr).str();
+}
+
+std::map<std::string, Shape> shapesOf(CodeObjectOp CO) {
+  TargetInfo &TI = *llvm::cantFail(CO.getTargetInfo());
+  std::map<std::string, Shape> Result;
+  for (Operation &Fn : CO.getBodyBlock()) {
+    Shape S;
+    llvm::DenseMap<Block *, int> Index;
+    for (Block &B : Fn.getRegion(0))
+      Index[&B] = Index.size();
+    for (Block &B : Fn.getRegion(0)) {
+      std::vector<std::string> Insts;
+      std::vector<int> Succs;
+      for (Operation &I : B) {
+        if (auto Inst = dyn_cast<InstOp>(I)) {
+          const DecodedInst *D = TI.decode(Inst.getBytes());
+          std::string Text = D->Mnemonic;
+          if (Inst.getPcrelPart() != InstOp::NoPcRel)
+            Text += " -> " + describeTarget(CO, Inst.getPcrelTarget());
+          else
+            Text = TI.print(D->Inst);
+          Insts.push_back(Text);
+        } else {
+          Insts.push_back(I.getName().getStringRef().str());
+        }
+      }
+      for (Block *Succ : B.getSuccessors())
+        Succs.push_back(Index[Succ]);
+      S.Blocks.push_back(Insts);
+      S.Succs.push_back(Succs);
+    }
+    Result[cast<SymbolOpInterface>(Fn).getName().str()] = S;
+  }
+  return Result;
+}
+
+/// Runs a pipeline, emits, recovers the result, and checks that the
+/// recovered IR has the rewritten IR's shape.
+void checkRelayout(MLIRContext &Ctx, const std::string &Path,
+                   llvm::StringRef Pipeline, bool ExpectMoves) {
+  Loaded L = load(Ctx, Path);
+  ASSERT_TRUE(L.Op);
+  PassManager PM(&Ctx, CodeObjectOp::getOperationName());
+  ASSERT_TRUE(succeeded(parsePassPipeline(Pipeline, PM)));
+  ASSERT_TRUE(succeeded(PM.run(*L.Op)));
+  auto Before = shapesOf(*L.Op);
+  EmitStats Stats;
+  auto Bytes = emitCodeObject(*L.Op, &Stats);
+  if (!Bytes) {
+    // The only acceptable refusal: the grown code does not fit in .text.
+    std::string Msg = llvm::toString(Bytes.takeError());
+    EXPECT_NE(Msg.find("longer than .text"), std::string::npos)
+        << Msg;
+    return;
+  }
+  auto Out = parseBytes(*Bytes, Path + " (relaid out)");
+  ASSERT_TRUE(Out);
+  auto Recovered = recoverCodeObject(Ctx, *Out);
+  ASSERT_TRUE(bool(Recovered)) << llvm::toString(Recovered.takeError());
+  auto After = shapesOf(**Recovered);
+  ASSERT_EQ(Before.size(), After.size());
+  for (auto &[Name, S] : Before) {
+    ASSERT_TRUE(After.count(Name)) << Name;
+    EXPECT_TRUE(S == After[Name]) << "function " << Name << " of " << Path;
+  }
+  // Every kernel's entry is its function's new start.
+  for (const KernelInfo &K : Out->kernels()) {
+    bool Found = false;
+    for (Operation &Fn : (*Recovered)->getBodyBlock())
+      if (auto KO = dyn_cast<KernelOp>(Fn))
+        Found |= KO.getSymName() == K.Name &&
+                 uint64_t(KO.getAddr()) == K.CodeAddr;
+    EXPECT_TRUE(Found) << K.Name;
+  }
+  if (ExpectMoves) {
+    bool AnyRelocatable = false;
+    for (Operation &Fn : L.Op->getBodyBlock())
+      AnyRelocatable |= !Fn.hasAttr("not_relocatable");
+    if (AnyRelocatable) {
+      EXPECT_GT(Stats.EncodedInstructions + Stats.MovedFunctions, 0u);
+    }
+  }
+}
+
+TEST_P(KernelTest, InsertedNopsKeepTheCFG) {
+  checkRelayout(Ctx, GetParam(), "amdgcn-test-insert-nop{count=1}", true);
+}
+
+TEST_P(KernelTest, DeletionsKeepTheCFG) {
+  checkRelayout(Ctx, GetParam(), "amdgcn-test-delete-before-branch", false);
+}
+
+std::string kernelName(const ::testing::TestParamInfo<std::string> &Info) {
+  std::string Name = llvm::sys::path::stem(Info.param).str();
+  std::string Out;
+  for (char C : Name)
+    Out += isalnum(C) ? std::string(1, C)
+           : C == '+'  ? std::string("_plus_")
+           : C == '-'  ? std::string("_")
+                       : std::string("_");
+  return Out;
+}
+
+INSTANTIATE_TEST_SUITE_P(InTree, KernelTest,
+                         ::testing::ValuesIn(test::allTestKernels()),
+                         kernelName);
+
+TEST(KernelList, IsNotEmpty) {
+  // The kernel list comes from the build; an empty list would make every
+  // parameterized test above vanish silently.
+  EXPECT_GE(test::allTestKernels().size(), 20u);
+}
+
+TEST(Relayout, CallsFollowTheCallee) {
+  // Growing the code before a device function moves it; the call sites'
+  // s_add_u32/s_addc_u32 literals must now reach its new address.
+  static bool Registered = (registerAsmevoPasses(), true);
+  (void)Registered;
+  MLIRContext Ctx;
+  Ctx.getOrLoadDialect<AMDGCNDialect>();
+  Loaded L = load(Ctx, test::testKernel("calls-gfx942-v5.hsaco"));
+  ASSERT_TRUE(L.Op);
+  PassManager PM(&Ctx, CodeObjectOp::getOperationName());
+  ASSERT_TRUE(succeeded(
+      parsePassPipeline("amdgcn-test-insert-nop{count=4 all-blocks=true}", PM)));
+  ASSERT_TRUE(succeeded(PM.run(*L.Op)));
+  EmitStats Stats;
+  auto Bytes = emitCodeObject(*L.Op, &Stats);
+  ASSERT_TRUE(bool(Bytes)) << llvm::toString(Bytes.takeError());
+  EXPECT_GT(Stats.MovedFunctions, 0u);
+  auto Out = parseBytes(*Bytes, "calls (moved)");
+  ASSERT_TRUE(Out);
+  auto Rec = recoverCodeObject(Ctx, *Out);
+  ASSERT_TRUE(bool(Rec));
+  std::map<int64_t, std::string> FnAt;
+  for (Operation &Fn : (*Rec)->getBodyBlock())
+    FnAt[Fn.getAttrOfType<IntegerAttr>("addr").getInt()] =
+        cast<SymbolOpInterface>(Fn).getName().str();
+  unsigned Calls = 0;
+  (*Rec)->walk([&](InstOp I) {
+    if (I.getPcrelPart() == InstOp::PcRelLo && FnAt.count(I.getPcrelTarget()))
+      ++Calls;
+  });
+  EXPECT_GT(Calls, 0u) << "no PC-relative reference reaches a function start";
+}
+
+} // namespace

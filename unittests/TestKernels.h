@@ -1,0 +1,33 @@
+//===- TestKernels.h - The in-tree test kernels for unit tests --*- C++ -*-===//
+
+#ifndef ASMEVO_UNITTESTS_TESTKERNELS_H
+#define ASMEVO_UNITTESTS_TESTKERNELS_H
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <string>
+#include <vector>
+
+namespace asmevo::test {
+
+/// Every code object the build compiled from test/Kernels (kernels.txt).
+inline std::vector<std::string> allTestKernels() {
+  std::vector<std::string> Paths;
+  auto Buf = llvm::MemoryBuffer::getFile(ASMEVO_TEST_KERNEL_DIR "/kernels.txt");
+  if (!Buf)
+    return Paths;
+  llvm::SmallVector<llvm::StringRef> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n', -1, false);
+  for (llvm::StringRef L : Lines)
+    if (!L.trim().empty())
+      Paths.push_back(L.trim().str());
+  return Paths;
+}
+
+inline std::string testKernel(llvm::StringRef Name) {
+  return (llvm::Twine(ASMEVO_TEST_KERNEL_DIR) + "/" + Name).str();
+}
+
+} // namespace asmevo::test
+
+#endif
