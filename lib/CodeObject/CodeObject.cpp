@@ -17,7 +17,32 @@ bool ElfSection::isAlloc() const { return Flags & ELF::SHF_ALLOC; }
 bool ElfSection::isExec() const { return Flags & ELF::SHF_EXECINSTR; }
 bool ElfSection::hasFileBytes() const { return Type != ELF::SHT_NOBITS; }
 
-CodeObject::CodeObject() : MDDoc(std::make_unique<msgpack::Document>()) {}
+CodeObject::CodeObject() : EmptyDoc(std::make_unique<msgpack::Document>()) {}
+
+const msgpack::Document &CodeObject::metadataDocument() const {
+  return Notes.empty() ? *EmptyDoc : *Notes.front().Doc;
+}
+
+const msgpack::DocNode *CodeObject::kernelMetadataNode(StringRef Symbol) const {
+  for (const MetadataNote &N : Notes) {
+    auto &Root = N.Doc->getRoot();
+    if (!Root.isMap())
+      continue;
+    auto It = Root.getMap().find("amdhsa.kernels");
+    if (It == Root.getMap().end() || !It->second.isArray())
+      continue;
+    for (auto &KN : It->second.getArray()) {
+      if (!KN.isMap())
+        continue;
+      auto S = KN.getMap().find(".symbol");
+      if (S != KN.getMap().end() &&
+          S->second.getKind() == msgpack::Type::String &&
+          S->second.getString() == Symbol)
+        return &KN;
+    }
+  }
+  return nullptr;
+}
 CodeObject::~CodeObject() = default;
 
 ArrayRef<uint8_t> CodeObject::image() const {
@@ -240,8 +265,7 @@ Error CodeObject::parseImpl() {
     }
   }
 
-  // The metadata note.
-  bool FoundNote = false;
+  // The metadata notes.
   for (const auto &S : Secs) {
     if (S.sh_type != ELF::SHT_NOTE)
       continue;
@@ -251,21 +275,21 @@ Error CodeObject::parseImpl() {
           Note.getType() != ELF::NT_AMDGPU_METADATA)
         continue;
       ArrayRef<uint8_t> Desc = Note.getDesc(S.sh_addralign);
-      if (FoundNote)
-        return createStringError("more than one AMDGPU metadata note");
-      FoundNote = true;
-      MDOffset = Desc.data() - Img.data();
-      MDSize = Desc.size();
+      MetadataNote MN;
+      MN.Doc = std::make_unique<msgpack::Document>();
+      MN.Offset = Desc.data() - Img.data();
+      MN.Size = Desc.size();
       StringRef Blob(reinterpret_cast<const char *>(Desc.data()), Desc.size());
       if (Error E = validateMsgpack(Blob))
         return createStringError(
             formatv("corrupt AMDGPU metadata note at file offset {0:x}: {1}",
-                    MDOffset, toString(std::move(E))));
-      if (!MDDoc->readFromBlob(Blob, /*Multi=*/false))
+                    MN.Offset, toString(std::move(E))));
+      if (!MN.Doc->readFromBlob(Blob, /*Multi=*/false))
         return createStringError(
             formatv("corrupt AMDGPU metadata note at file offset {0:x}: not "
                     "valid msgpack",
-                    MDOffset));
+                    MN.Offset));
+      Notes.push_back(std::move(MN));
     }
     if (Err)
       return createStringError("corrupt note section: " +
@@ -274,24 +298,26 @@ Error CodeObject::parseImpl() {
 
   // Metadata for each kernel, keyed by descriptor symbol.
   std::vector<KernelMetadata> Metas;
-  if (FoundNote) {
-    msgpack::DocNode &Root = MDDoc->getRoot();
+  for (MetadataNote &N : Notes) {
+    msgpack::DocNode &Root = N.Doc->getRoot();
     if (!Root.isMap())
-      return createStringError("AMDGPU metadata root is not a map");
+      return createStringError(formatv(
+          "AMDGPU metadata note at file offset {0:x}: root is not a map",
+          N.Offset));
     auto &Map = Root.getMap();
-    auto It = Map.find(MDDoc->getNode("amdhsa.kernels"));
-    if (It != Map.end()) {
-      if (!It->second.isArray())
-        return createStringError("amdhsa.kernels is not an array");
-      unsigned Index = 0;
-      for (msgpack::DocNode &KN : It->second.getArray()) {
-        auto MOrErr = KernelMetadata::fromNode(KN);
-        if (!MOrErr)
-          return createStringError(formatv("amdhsa.kernels[{0}]: {1}", Index,
-                                           toString(MOrErr.takeError())));
-        Metas.push_back(std::move(*MOrErr));
-        ++Index;
-      }
+    auto It = Map.find(N.Doc->getNode("amdhsa.kernels"));
+    if (It == Map.end())
+      continue;
+    if (!It->second.isArray())
+      return createStringError("amdhsa.kernels is not an array");
+    unsigned Index = 0;
+    for (msgpack::DocNode &KN : It->second.getArray()) {
+      auto MOrErr = KernelMetadata::fromNode(KN);
+      if (!MOrErr)
+        return createStringError(formatv("amdhsa.kernels[{0}]: {1}", Index,
+                                         toString(MOrErr.takeError())));
+      Metas.push_back(std::move(*MOrErr));
+      ++Index;
     }
   }
 

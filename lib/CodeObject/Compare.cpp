@@ -53,25 +53,6 @@ bool asmevo::msgpackEqual(const msgpack::DocNode &A,
   }
 }
 
-const msgpack::DocNode *asmevo::findKernelMetadata(const CodeObject &CO,
-                                                   StringRef Symbol) {
-  auto &Root = const_cast<msgpack::Document &>(CO.metadataDocument()).getRoot();
-  if (!Root.isMap())
-    return nullptr;
-  auto It = Root.getMap().find("amdhsa.kernels");
-  if (It == Root.getMap().end() || !It->second.isArray())
-    return nullptr;
-  for (auto &KN : It->second.getArray()) {
-    if (!KN.isMap())
-      continue;
-    auto S = KN.getMap().find(".symbol");
-    if (S != KN.getMap().end() && S->second.getKind() == msgpack::Type::String &&
-        S->second.getString() == Symbol)
-      return &KN;
-  }
-  return nullptr;
-}
-
 std::vector<std::pair<uint64_t, uint64_t>>
 asmevo::functionRanges(const CodeObject &CO) {
   std::vector<std::pair<uint64_t, uint64_t>> Ranges;
@@ -155,8 +136,8 @@ asmevo::compareCodeObjects(const CodeObject &Expected, const CodeObject &Actual,
                            .str()});
     }
     // Metadata.
-    const msgpack::DocNode *EM = findKernelMetadata(Expected, K.DescriptorSym);
-    const msgpack::DocNode *AM = findKernelMetadata(Actual, AK->DescriptorSym);
+    const msgpack::DocNode *EM = Expected.kernelMetadataNode(K.DescriptorSym);
+    const msgpack::DocNode *AM = Actual.kernelMetadataNode(AK->DescriptorSym);
     if (bool(EM) != bool(AM) || (EM && !msgpackEqual(*EM, *AM)))
       Diffs.push_back({K.Name, "metadata", "the amdhsa.kernels entry differs"});
   }

@@ -355,20 +355,10 @@ llvm::Error Emitter::patchDescriptorsAndMetadata(std::vector<uint8_t> &Img,
       continue;
     const KernelInfo *OK = Orig.kernel(L.Name);
     DictionaryAttr Original;
-    auto &Root =
-        const_cast<llvm::msgpack::Document &>(Orig.metadataDocument()).getRoot();
-    if (OK && Root.isMap()) {
-      auto It = Root.getMap().find("amdhsa.kernels");
-      if (It != Root.getMap().end() && It->second.isArray())
-        for (auto &KN : It->second.getArray())
-          if (KN.isMap()) {
-            auto S = KN.getMap().find(".symbol");
-            if (S != KN.getMap().end() &&
-                S->second.getKind() == llvm::msgpack::Type::String &&
-                S->second.getString() == OK->DescriptorSym)
-              Original = dyn_cast<DictionaryAttr>(msgpackToAttr(Ctx, KN));
-          }
-    }
+    if (OK)
+      if (const llvm::msgpack::DocNode *KN =
+              Orig.kernelMetadataNode(OK->DescriptorSym))
+        Original = dyn_cast<DictionaryAttr>(msgpackToAttr(Ctx, *KN));
     if (Original != *K.getMetadata())
       return llvm::createStringError(
           "kernel " + L.Name +

@@ -531,21 +531,9 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
                                 DictionaryAttr(), DenseI64ArrayAttr(),
                                 StringAttr());
     // The kernel's metadata entry, as attributes.
-    auto &Root = const_cast<llvm::msgpack::Document &>(CO.metadataDocument())
-                     .getRoot();
-    if (Root.isMap()) {
-      auto It = Root.getMap().find("amdhsa.kernels");
-      if (It != Root.getMap().end() && It->second.isArray())
-        for (auto &KN : It->second.getArray()) {
-          if (!KN.isMap())
-            continue;
-          auto S = KN.getMap().find(".symbol");
-          if (S != KN.getMap().end() &&
-              S->second.getKind() == llvm::msgpack::Type::String &&
-              S->second.getString() == F.Kernel->DescriptorSym)
-            K.setMetadataAttr(cast<DictionaryAttr>(msgpackToAttr(Ctx, KN)));
-        }
-    }
+    if (const llvm::msgpack::DocNode *KN =
+            CO.kernelMetadataNode(F.Kernel->DescriptorSym))
+      K.setMetadataAttr(cast<DictionaryAttr>(msgpackToAttr(Ctx, *KN)));
     FnOp = K;
     Region = &K.getBody();
     ++Stats.Kernels;

@@ -382,6 +382,7 @@ void Program::predecode(Inst &I, ArrayRef<uint8_t> Bytes) {
     I.C0 = (W0 >> 8) & 0xff;
   } else if (TS & InstFlag::SOPK) {
     I.C0 = W0 & 0xffff;
+    I.C1 = W1; // s_setreg_imm32_b32 literal
     I.Off = sext(W0 & 0xffff, 16);
   } else if (TS & InstFlag::SMRD) {
     bool Imm = (W0 >> 17) & 1;

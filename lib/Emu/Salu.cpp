@@ -431,7 +431,7 @@ void setreg(Wave &W, const Inst &I, uint32_t Simm, uint32_t Val) {
 void h_s_setreg_b32(Wave &W, const Inst &I) { setreg(W, I, I.C0, S0(W, I)); }
 void h_s_setreg_imm32_b32(Wave &W, const Inst &I) {
   // SOPK with a literal: simm16 describes the register, the literal the value.
-  setreg(W, I, I.C0, uint32_t(I.Src[0].Imm));
+  setreg(W, I, I.C0, I.C1);
 }
 
 // SOPP.

@@ -112,11 +112,18 @@ public:
   llvm::ArrayRef<KernelInfo> kernels() const { return Kernels; }
   const KernelInfo *kernel(llvm::StringRef Name) const;
 
-  /// The decoded AMDGPU metadata document (empty when the note is absent).
-  const llvm::msgpack::Document &metadataDocument() const { return *MDDoc; }
-  /// Where the metadata note's descriptor bytes are in the file.
-  uint64_t metadataOffset() const { return MDOffset; }
-  uint64_t metadataSize() const { return MDSize; }
+  /// One NT_AMDGPU_METADATA note. Most objects have one; Tensile objects
+  /// carry one per kernel, which loaders merge.
+  struct MetadataNote {
+    std::unique_ptr<llvm::msgpack::Document> Doc;
+    uint64_t Offset = 0; // file offset of the note's descriptor bytes
+    uint64_t Size = 0;
+  };
+  llvm::ArrayRef<MetadataNote> metadataNotes() const { return Notes; }
+  /// The first metadata document (an empty one when there is no note).
+  const llvm::msgpack::Document &metadataDocument() const;
+  /// The `amdhsa.kernels` entry whose `.symbol` is Symbol, from any note.
+  const llvm::msgpack::DocNode *kernelMetadataNode(llvm::StringRef Symbol) const;
 
   ~CodeObject();
 
@@ -133,8 +140,8 @@ private:
   std::vector<ElfSegment> Segments;
   std::vector<ElfSymbol> Symbols;
   std::vector<KernelInfo> Kernels;
-  std::unique_ptr<llvm::msgpack::Document> MDDoc;
-  uint64_t MDOffset = 0, MDSize = 0;
+  std::vector<MetadataNote> Notes;
+  std::unique_ptr<llvm::msgpack::Document> EmptyDoc;
 };
 
 } // namespace asmevo

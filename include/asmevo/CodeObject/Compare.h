@@ -34,10 +34,6 @@ std::vector<ObjectDifference> compareCodeObjects(const CodeObject &Expected,
 bool msgpackEqual(const llvm::msgpack::DocNode &A,
                   const llvm::msgpack::DocNode &B);
 
-/// The `amdhsa.kernels` entry whose `.symbol` is Symbol, or null.
-const llvm::msgpack::DocNode *findKernelMetadata(const CodeObject &CO,
-                                                 llvm::StringRef Symbol);
-
 /// [start, end) of the code of every function in the executable section:
 /// each FUNC symbol or kernel entry up to the next one (padding included).
 std::vector<std::pair<uint64_t, uint64_t>> functionRanges(const CodeObject &CO);
