@@ -263,7 +263,7 @@ void Program::predecode(Inst &I, ArrayRef<uint8_t> Bytes) {
       O.Kind = OK::Bad;
     }
     if (O.Kind == OK::Bad) {
-      I.Error = "operand " + std::to_string(K) + " of " + D->Mnemonic.str() +
+      I.Error = "operand " + std::to_string(K) + " of " + std::string(D->Mnemonic) +
                 " is a register the emulator does not model";
       I.Fid = Fidelity::Unsupported;
       return;
@@ -277,6 +277,14 @@ void Program::predecode(Inst &I, ArrayRef<uint8_t> Bytes) {
   }
 
   uint32_t W0 = word(Bytes, 0), W1 = word(Bytes, 1);
+  // VOP2 forms with an inline literal K that is not a register-class operand.
+  if ((Base == "v_madmk_f32" || Base == "v_madak_f32" ||
+       Base == "v_fmamk_f32" || Base == "v_fmaak_f32") && I.NSrc < 5) {
+    Opnd K;
+    K.Kind = OK::Imm;
+    K.Imm = W1;
+    I.Src[I.NSrc++] = K;
+  }
   bool IsValu = TS & InstFlag::VALU;
   I.IsValu = IsValu;
   // Encoding of VALU instructions.
@@ -397,7 +405,15 @@ void Program::predecode(Inst &I, ArrayRef<uint8_t> Bytes) {
   } else if (TS & InstFlag::FLAT) {
     unsigned Seg = (W0 >> 14) & 3;
     I.C0 = Seg;
-    I.C1 = (W0 >> 13) & 1; // lds
+    // C1: bit0 lds, bit1 has vaddr, bit2 has saddr (from the LLVM variant).
+    StringRef OpName = TI->opcodeName(Opc);
+    bool SAddr = OpName.contains("_SADDR") || OpName.contains("_SVS");
+    bool VAddr = true;
+    if (Seg == 1)
+      VAddr = !(OpName.contains("_SADDR") || OpName.contains("_ST_") ||
+                OpName.ends_with("_ST")) ||
+              OpName.contains("_SVS");
+    I.C1 = ((W0 >> 13) & 1) | (VAddr ? 2 : 0) | (SAddr ? 4 : 0);
     I.C2 = (W0 >> 16) & 1; // glc/sc0
     I.Off = Seg == 0 ? int64_t(W0 & 0xfff) : sext(W0 & 0x1fff, 13);
   } else if (TS & InstFlag::MUBUF) {

@@ -8,6 +8,7 @@
 #include "Internal.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
 
@@ -21,30 +22,30 @@ inline uint32_t S1(Wave &W, const Inst &I) { return readS32(W, I.Src[1]); }
 inline uint64_t S0_64(Wave &W, const Inst &I) { return readS64(W, I.Src[0]); }
 inline uint64_t S1_64(Wave &W, const Inst &I) { return readS64(W, I.Src[1]); }
 
-#define SOP2_32(NAME, BODY)                                                    \
+#define SOP2_32(NAME, ...)                                                    \
   void h_##NAME(Wave &W, const Inst &I) {                                      \
     uint32_t a = S0(W, I), b = S1(W, I), d = 0;                                \
     bool &scc = W.SCC;                                                         \
     (void)scc;                                                                 \
-    BODY;                                                                      \
+    __VA_ARGS__;                                                               \
     writeS32(W, I.Dst[0], d);                                                  \
   }
-#define SOP2_64(NAME, BODY)                                                    \
+#define SOP2_64(NAME, ...)                                                    \
   void h_##NAME(Wave &W, const Inst &I) {                                      \
     uint64_t a = S0_64(W, I), b = S1_64(W, I), d = 0;                          \
     bool &scc = W.SCC;                                                         \
     (void)scc;                                                                 \
-    BODY;                                                                      \
+    __VA_ARGS__;                                                               \
     writeS64(W, I.Dst[0], d);                                                  \
   }
 // 64-bit result from a 64-bit and a 32-bit source (shifts, bfe).
-#define SOP2_64_32(NAME, BODY)                                                 \
+#define SOP2_64_32(NAME, ...)                                                 \
   void h_##NAME(Wave &W, const Inst &I) {                                      \
     uint64_t a = S0_64(W, I), d = 0;                                           \
     uint32_t b = S1(W, I);                                                     \
     bool &scc = W.SCC;                                                         \
     (void)scc;                                                                 \
-    BODY;                                                                      \
+    __VA_ARGS__;                                                               \
     writeS64(W, I.Dst[0], d);                                                  \
   }
 
@@ -157,30 +158,30 @@ SOP2_32(s_pack_lh_b32_b16, { d = (a & 0xffff) | (b & 0xffff0000u); })
 SOP2_32(s_pack_hh_b32_b16, { d = (a >> 16) | (b & 0xffff0000u); })
 
 // SOP1.
-#define SOP1_32(NAME, BODY)                                                    \
+#define SOP1_32(NAME, ...)                                                    \
   void h_##NAME(Wave &W, const Inst &I) {                                      \
     uint32_t a = S0(W, I), d = 0;                                              \
     bool &scc = W.SCC;                                                         \
     (void)scc;                                                                 \
-    BODY;                                                                      \
+    __VA_ARGS__;                                                               \
     writeS32(W, I.Dst[0], d);                                                  \
   }
-#define SOP1_64(NAME, BODY)                                                    \
+#define SOP1_64(NAME, ...)                                                    \
   void h_##NAME(Wave &W, const Inst &I) {                                      \
     uint64_t a = S0_64(W, I), d = 0;                                           \
     bool &scc = W.SCC;                                                         \
     (void)scc;                                                                 \
-    BODY;                                                                      \
+    __VA_ARGS__;                                                               \
     writeS64(W, I.Dst[0], d);                                                  \
   }
 // 32-bit result from a 64-bit source.
-#define SOP1_32_64(NAME, BODY)                                                 \
+#define SOP1_32_64(NAME, ...)                                                 \
   void h_##NAME(Wave &W, const Inst &I) {                                      \
     uint64_t a = S0_64(W, I);                                                  \
     uint32_t d = 0;                                                            \
     bool &scc = W.SCC;                                                         \
     (void)scc;                                                                 \
-    BODY;                                                                      \
+    __VA_ARGS__;                                                               \
     writeS32(W, I.Dst[0], d);                                                  \
   }
 
@@ -196,8 +197,8 @@ void h_s_cmov_b64(Wave &W, const Inst &I) {
 }
 SOP1_32(s_not_b32, { d = ~a; scc = d != 0; })
 SOP1_64(s_not_b64, { d = ~a; scc = d != 0; })
-SOP1_32(s_brev_b32, { d = __builtin_bitreverse32(a); })
-SOP1_64(s_brev_b64, { d = __builtin_bitreverse64(a); })
+SOP1_32(s_brev_b32, { d = llvm::reverseBits<uint32_t>(a); })
+SOP1_64(s_brev_b64, { d = llvm::reverseBits<uint64_t>(a); })
 SOP1_32(s_bcnt0_i32_b32, { d = 32 - __builtin_popcount(a); scc = d != 0; })
 SOP1_32_64(s_bcnt0_i32_b64, { d = 64 - __builtin_popcountll(a); scc = d != 0; })
 SOP1_32(s_bcnt1_i32_b32, { d = __builtin_popcount(a); scc = d != 0; })

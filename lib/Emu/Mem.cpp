@@ -1,0 +1,759 @@
+//===- Mem.cpp - DS, FLAT/GLOBAL/SCRATCH and MUBUF instructions ----------===//
+//
+// Every lane's access is checked: global accesses against the mapped
+// regions and their permissions, LDS against the workgroup's allocation,
+// private memory against the per-lane size. LDS accesses of different waves
+// between two barriers that conflict are reported as races. Atomics on
+// global memory take a lock striped by address, so workgroups running on
+// different host threads see them atomically.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace llvm;
+
+namespace asmevo {
+namespace emu {
+
+namespace {
+
+enum MK : uint32_t { Load = 0, Store = 1, Atomic = 2 };
+enum AOp : uint32_t {
+  ASwap = 1, ACmpSwap, AAdd, ASub, ARsub, ASMin, AUMin, ASMax, AUMax, AAnd,
+  AOr, AXor, AInc, ADec, AAddF32, AAddF64, AMinF64, AMaxF64, AMinF32, AMaxF32,
+  AMskOr, APkAddF16
+};
+constexpr uint32_t aux(unsigned Size, MK Kind, bool Sext = false,
+                       unsigned D16 = 0, unsigned Op = 0, bool Rtn = false,
+                       unsigned Two = 0) {
+  return Size | Kind << 8 | (Sext ? 1u << 10 : 0) | D16 << 11 | Op << 16 |
+         (Rtn ? 1u << 24 : 0) | Two << 25;
+}
+inline unsigned auxSize(uint32_t A) { return A & 0xff; }
+inline MK auxKind(uint32_t A) { return MK((A >> 8) & 3); }
+inline bool auxSext(uint32_t A) { return (A >> 10) & 1; }
+inline unsigned auxD16(uint32_t A) { return (A >> 11) & 3; }
+inline unsigned auxOp(uint32_t A) { return (A >> 16) & 0xff; }
+inline bool auxRtn(uint32_t A) { return (A >> 24) & 1; }
+inline unsigned auxTwo(uint32_t A) { return (A >> 25) & 3; } // 1 x2, 2 st64
+
+uint32_t *vregOf(Wave &W, const Opnd &O) {
+  return O.Kind == OK::V ? W.vreg(O.Reg) : O.Kind == OK::A ? W.areg(O.Reg) : nullptr;
+}
+
+// Gathers the bytes of a lane's data operand (N bytes from consecutive
+// registers).
+void gatherData(Wave &W, const Opnd &O, unsigned L, unsigned N, uint8_t *Out) {
+  uint32_t *P = vregOf(W, O);
+  for (unsigned K = 0; K < (N + 3) / 4; ++K) {
+    uint32_t V = P ? P[K * 64 + L] : readS32(W, O);
+    std::memcpy(Out + K * 4, &V, std::min(4u, N - K * 4));
+  }
+}
+
+// Writes loaded bytes into a lane's destination registers.
+void scatterResult(Wave &W, const Opnd &D, unsigned L, const uint8_t *B,
+                   unsigned N, uint32_t Aux) {
+  uint32_t *P = vregOf(W, D);
+  if (!P)
+    return;
+  if (N >= 4) {
+    for (unsigned K = 0; K < N / 4; ++K)
+      std::memcpy(&P[K * 64 + L], B + K * 4, 4);
+    return;
+  }
+  uint32_t V = 0;
+  std::memcpy(&V, B, N);
+  if (auxSext(Aux))
+    V = N == 1 ? uint32_t(int32_t(int8_t(V))) : uint32_t(int32_t(int16_t(V)));
+  unsigned D16 = auxD16(Aux);
+  if (D16 == 1)
+    P[L] = (P[L] & 0xffff0000u) | (V & 0xffff);
+  else if (D16 == 2)
+    P[L] = (P[L] & 0xffff) | (V << 16);
+  else
+    P[L] = V;
+}
+
+// Applies an atomic operation to Mem (N = 4 or 8 bytes); returns old value.
+uint64_t atomicApply(uint8_t *Mem, unsigned N, unsigned Op, uint64_t Data,
+                     uint64_t Cmp) {
+  uint64_t Old = 0;
+  std::memcpy(&Old, Mem, N);
+  uint64_t New = Old;
+  bool W64 = N == 8;
+  auto sx = [&](uint64_t V) {
+    return W64 ? int64_t(V) : int64_t(int32_t(uint32_t(V)));
+  };
+  uint64_t Mask = W64 ? ~0ull : 0xffffffffull;
+  switch (Op) {
+  case ASwap: New = Data; break;
+  case ACmpSwap: New = (Old & Mask) == (Cmp & Mask) ? Data : Old; break;
+  case AAdd: New = Old + Data; break;
+  case ASub: New = Old - Data; break;
+  case ARsub: New = Data - Old; break;
+  case ASMin: New = sx(Data) < sx(Old) ? Data : Old; break;
+  case AUMin: New = (Data & Mask) < (Old & Mask) ? Data : Old; break;
+  case ASMax: New = sx(Data) > sx(Old) ? Data : Old; break;
+  case AUMax: New = (Data & Mask) > (Old & Mask) ? Data : Old; break;
+  case AAnd: New = Old & Data; break;
+  case AOr: New = Old | Data; break;
+  case AXor: New = Old ^ Data; break;
+  case AInc: New = (Old & Mask) >= (Data & Mask) ? 0 : Old + 1; break;
+  case ADec:
+    New = ((Old & Mask) == 0 || (Old & Mask) > (Data & Mask)) ? Data : Old - 1;
+    break;
+  case AAddF32: New = asU(asF(uint32_t(Old)) + asF(uint32_t(Data))); break;
+  case AMinF32: New = asU(std::fmin(asF(uint32_t(Old)), asF(uint32_t(Data)))); break;
+  case AMaxF32: New = asU(std::fmax(asF(uint32_t(Old)), asF(uint32_t(Data)))); break;
+  case AAddF64: New = asU64(asD(Old) + asD(Data)); break;
+  case AMinF64: New = asU64(std::fmin(asD(Old), asD(Data))); break;
+  case AMaxF64: New = asU64(std::fmax(asD(Old), asD(Data))); break;
+  case AMskOr: New = (Old & ~Data) | Cmp; break;
+  default: break;
+  }
+  std::memcpy(Mem, &New, N);
+  return Old;
+}
+
+//===----------------------------------------------------------------------===//
+// LDS
+//===----------------------------------------------------------------------===//
+
+// Race check of a non-atomic LDS access by wave W (see Emulator.h).
+bool ldsRaceCheck(Wave &W, const Inst &I, uint32_t Off, unsigned Len,
+                  bool Write, unsigned Lane) {
+  Workgroup &WG = *W.WG;
+  if (WG.Waves.size() <= 1)
+    return true;
+  uint32_t Me = W.Id + 1, Ep = WG.Epoch;
+  for (uint32_t D = Off / 4; D <= (Off + Len - 1) / 4; ++D) {
+    uint32_t Wr = WG.LdsWriter[D], Rd = WG.LdsReader[D];
+    bool WrNow = (Wr >> 8) == Ep && (Wr & 0xff) != Me;
+    bool RdNow = (Rd >> 8) == Ep && (Rd & 0xff) != Me;
+    if (WrNow || (Write && RdNow)) {
+      unsigned Other = (WrNow ? Wr : Rd) & 0xff;
+      W.fail(ErrorKind::Race, I,
+             formatv("LDS race on byte offset {0} (lane {1}): {2} by this "
+                     "wave and {3} by wave {4} with no s_barrier between",
+                     D * 4, Lane, Write ? "write" : "read",
+                     WrNow ? "write" : "read",
+                     Other == 0xff ? std::string("several")
+                                   : std::to_string(Other - 1))
+                 .str());
+      return false;
+    }
+    if (Write)
+      WG.LdsWriter[D] = Ep << 8 | Me;
+    else if ((Rd >> 8) != Ep)
+      WG.LdsReader[D] = Ep << 8 | Me;
+    else if ((Rd & 0xff) != Me)
+      WG.LdsReader[D] = Ep << 8 | 0xff;
+  }
+  return true;
+}
+
+uint8_t *ldsPtr(Wave &W, const Inst &I, uint64_t Off, unsigned Len, bool Write,
+                bool IsAtomic, unsigned Lane) {
+  Workgroup &WG = *W.WG;
+  if (Off + Len > WG.Lds.size()) {
+    W.fail(ErrorKind::Fault, I,
+           formatv("LDS access of {0} bytes at offset {1:x} (lane {2}) is "
+                   "outside the workgroup's {3} bytes of LDS",
+                   Len, Off, Lane, WG.Lds.size())
+               .str());
+    return nullptr;
+  }
+  // gfx9 LDS: b32 and wider need dword alignment, b16 halfword alignment.
+  unsigned Need = Len >= 4 ? 4 : Len;
+  if (IsAtomic)
+    Need = Len;
+  if (Off % Need) {
+    W.fail(ErrorKind::Fault, I,
+           formatv("misaligned LDS access of {0} bytes at offset {1:x} "
+                   "(lane {2})",
+                   Len, Off, Lane)
+               .str());
+    return nullptr;
+  }
+  if (!IsAtomic && !ldsRaceCheck(W, I, uint32_t(Off), Len, Write, Lane))
+    return nullptr;
+  return WG.Lds.data() + Off;
+}
+
+uint8_t *privPtr(Wave &W, const Inst &I, uint64_t Off, unsigned Len,
+                 unsigned Lane) {
+  if (Off + Len > W.PrivPerLane || Off > W.PrivPerLane) {
+    W.fail(ErrorKind::Fault, I,
+           formatv("private (scratch) access of {0} bytes at offset {1:x} "
+                   "(lane {2}) is outside the {3} bytes per lane",
+                   Len, int64_t(Off), Lane, W.PrivPerLane)
+               .str());
+    return nullptr;
+  }
+  return W.Priv.data() + size_t(Lane) * W.PrivPerLane + Off;
+}
+
+uint8_t *globalPtr(Wave &W, const Inst &I, uint64_t Addr, unsigned Len,
+                   bool Write, unsigned Lane) {
+  Region *R = W.C->findRegion(Addr, Len);
+  if (!R || !(R->Perms & (Write ? PermWrite : PermRead))) {
+    W.fail(ErrorKind::Fault, I,
+           formatv("{0} of {1} bytes at address {2:x} (lane {3}): {4}",
+                   Write ? "write" : "read", Len, Addr, Lane,
+                   !R ? "unmapped or out of bounds"
+                      : Write ? "region is read-only" : "region is not readable")
+               .str());
+    return nullptr;
+  }
+  return R->Data.data() + (Addr - R->Base);
+}
+
+// Resolves a flat address: LDS aperture, private aperture or global.
+uint8_t *flatPtr(Wave &W, const Inst &I, uint64_t Addr, unsigned Len,
+                 bool Write, bool IsAtomic, unsigned Lane, int &Space) {
+  uint32_t Hi = Addr >> 32;
+  if (Hi == uint32_t(Emulator::SharedApertureBase >> 32)) {
+    Space = 1;
+    return ldsPtr(W, I, uint32_t(Addr), Len, Write, IsAtomic, Lane);
+  }
+  if (Hi == uint32_t(Emulator::PrivateApertureBase >> 32)) {
+    Space = 2;
+    return privPtr(W, I, uint32_t(Addr), Len, Lane);
+  }
+  Space = 0;
+  return globalPtr(W, I, Addr, Len, Write, Lane);
+}
+
+// Performs the per-lane memory operation at Ptr.
+void doLane(Wave &W, const Inst &I, uint8_t *Ptr, int Space, unsigned Lane,
+            const Opnd *Dst, const Opnd *Data) {
+  uint32_t A = I.Aux;
+  unsigned N = auxSize(A);
+  switch (auxKind(A)) {
+  case Load:
+    if (Dst)
+      scatterResult(W, *Dst, Lane, Ptr, N, A);
+    break;
+  case Store: {
+    uint8_t Buf[16];
+    gatherData(W, *Data, Lane, N, Buf);
+    unsigned D16 = auxD16(A);
+    if (D16 == 2) { // store the high half of the register
+      uint32_t V;
+      std::memcpy(&V, Buf, 4);
+      V >>= 16;
+      std::memcpy(Buf, &V, 4);
+    }
+    std::memcpy(Ptr, Buf, N);
+    break;
+  }
+  case Atomic: {
+    unsigned Op = auxOp(A);
+    uint8_t Buf[16] = {};
+    unsigned DataBytes = Op == ACmpSwap ? 2 * N : N;
+    gatherData(W, *Data, Lane, DataBytes, Buf);
+    uint64_t D = 0, C = 0;
+    std::memcpy(&D, Buf, N);
+    std::memcpy(&C, Buf + N, N);
+    uint64_t Old;
+    if (Space == 0) {
+      std::lock_guard<std::mutex> G(W.C->Sh->lockFor(uintptr_t(Ptr)));
+      Old = atomicApply(Ptr, N, Op, D, C);
+    } else {
+      Old = atomicApply(Ptr, N, Op, D, C);
+    }
+    if (auxRtn(A) && Dst) {
+      uint8_t OB[8];
+      std::memcpy(OB, &Old, 8);
+      scatterResult(W, *Dst, Lane, OB, N, A & ~(3u << 11));
+    }
+    break;
+  }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// FLAT / GLOBAL / SCRATCH
+//===----------------------------------------------------------------------===//
+
+void hFlat(Wave &W, const Inst &I) {
+  unsigned Seg = I.C0;
+  bool HasV = I.C1 & 2, HasS = I.C1 & 4;
+  if (I.C1 & 1)
+    return W.fail(ErrorKind::Unsupported, I, "FLAT loads into LDS (lds bit)");
+  const Opnd *VAddr = nullptr, *SAddr = nullptr, *Data = nullptr;
+  for (unsigned K = 0; K < I.NSrc; ++K) {
+    const Opnd &O = I.Src[K];
+    if (O.Kind == OK::S || O.Kind == OK::Imm) {
+      if (!SAddr && HasS)
+        SAddr = &O;
+    } else if (O.isVReg()) {
+      if (HasV && !VAddr)
+        VAddr = &O;
+      else if (!Data)
+        Data = &O;
+    }
+  }
+  MK Kind = auxKind(I.Aux);
+  const Opnd *Dst = I.NDst ? &I.Dst[0] : nullptr;
+  if ((Kind != Load && !Data) || (HasV && !VAddr))
+    return W.fail(ErrorKind::Invalid, I, "unexpected FLAT operands");
+  unsigned N = auxSize(I.Aux);
+  bool Write = Kind != Load, IsAtomic = Kind == Atomic;
+  uint64_t Exec = W.exec();
+  uint64_t SBase = 0;
+  if (SAddr)
+    SBase = Seg == 1 ? readS32(W, *SAddr) : readS64(W, *SAddr);
+  const uint32_t *V0 = VAddr ? vregOf(W, *VAddr) : nullptr;
+  const uint32_t *V1 = V0 ? V0 + 64 : nullptr;
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!((Exec >> L) & 1))
+      continue;
+    uint8_t *Ptr;
+    int Space = 0;
+    if (Seg == 1) { // scratch: lane-private offset
+      uint64_t Off = uint32_t(SBase + (V0 ? V0[L] : 0) + I.Off);
+      Space = 2;
+      Ptr = privPtr(W, I, Off, N, L);
+    } else if (Seg == 2) { // global
+      uint64_t Addr = SAddr ? SBase + V0[L] : (uint64_t(V1[L]) << 32 | V0[L]);
+      Addr += I.Off;
+      Ptr = globalPtr(W, I, Addr, N, Write, L);
+      if (Ptr && IsAtomic && (Addr % N))
+        return W.fail(ErrorKind::Fault, I,
+                      formatv("misaligned atomic at {0:x} (lane {1})", Addr, L)
+                          .str());
+    } else { // flat
+      uint64_t Addr = (uint64_t(V1[L]) << 32 | V0[L]) + I.Off;
+      Ptr = flatPtr(W, I, Addr, N, Write, IsAtomic, L, Space);
+      if (Ptr && IsAtomic && (Addr % N))
+        return W.fail(ErrorKind::Fault, I,
+                      formatv("misaligned atomic at {0:x} (lane {1})", Addr, L)
+                          .str());
+    }
+    if (!Ptr)
+      return;
+    doLane(W, I, Ptr, Space, L, Dst, Data);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// MUBUF
+//===----------------------------------------------------------------------===//
+
+constexpr uint64_t ScratchRsrcBase = 0xffff00000000ull;
+
+void hBuf(Wave &W, const Inst &I) {
+  bool Offen = I.C0, Idxen = I.C1;
+  if (I.C2)
+    return W.fail(ErrorKind::Unsupported, I, "MUBUF loads into LDS");
+  const Opnd *Rsrc = nullptr, *SOff = nullptr;
+  const Opnd *VOps[3] = {};
+  unsigned NV = 0;
+  for (unsigned K = 0; K < I.NSrc; ++K) {
+    const Opnd &O = I.Src[K];
+    if (O.Kind == OK::S && O.Count == 4 && !Rsrc)
+      Rsrc = &O;
+    else if (Rsrc && !SOff && (O.Kind == OK::S || O.Kind == OK::Imm))
+      SOff = &O;
+    else if (O.isVReg() && NV < 3)
+      VOps[NV++] = &O;
+  }
+  MK Kind = auxKind(I.Aux);
+  const Opnd *Data = nullptr, *VAddr = nullptr;
+  if (Kind == Load) {
+    VAddr = NV ? VOps[0] : nullptr;
+  } else {
+    Data = NV ? VOps[0] : nullptr;
+    VAddr = NV > 1 ? VOps[1] : nullptr;
+  }
+  if (!Rsrc || ((Offen || Idxen) && !VAddr) || (Kind != Load && !Data))
+    return W.fail(ErrorKind::Invalid, I, "unexpected MUBUF operands");
+  uint32_t *D = &W.S[Rsrc->Reg];
+  uint64_t Base = (uint64_t(D[1] & 0xffff) << 32) | D[0];
+  uint32_t Stride = (D[1] >> 16) & 0x3fff;
+  uint32_t NumRec = D[2];
+  bool AddTid = (D[3] >> 23) & 1;
+  uint32_t SOffset = SOff ? readS32(W, *SOff) : 0;
+  unsigned N = auxSize(I.Aux);
+  bool Write = Kind != Load;
+  const Opnd *Dst = I.NDst ? &I.Dst[0] : nullptr;
+  const uint32_t *VA = VAddr ? vregOf(W, *VAddr) : nullptr;
+  bool Scratch = (Base >> 32) == (ScratchRsrcBase >> 32);
+  uint64_t Exec = W.exec();
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!((Exec >> L) & 1))
+      continue;
+    uint32_t VIdx = 0, VOff = 0;
+    if (Idxen && Offen) {
+      VIdx = VA[L];
+      VOff = VA[64 + L];
+    } else if (Idxen) {
+      VIdx = VA[L];
+    } else if (Offen) {
+      VOff = VA[L];
+    }
+    uint64_t Off = uint64_t(VOff) + I.Off;
+    if (Scratch) {
+      // Private segment buffer (swizzled per lane by hardware): the lane's
+      // private offset is base offset + soffset + offset.
+      uint64_t P = uint32_t((Base - ScratchRsrcBase) + SOffset + Off);
+      uint8_t *Ptr = privPtr(W, I, P, N, L);
+      if (!Ptr)
+        return;
+      doLane(W, I, Ptr, 2, L, Dst, Data);
+      continue;
+    }
+    if (AddTid)
+      return W.fail(ErrorKind::Unsupported, I, "ADD_TID buffer resources");
+    uint64_t Index = VIdx;
+    // Range check per dword (per element for sub-dword accesses).
+    unsigned Unit = N >= 4 ? 4 : N;
+    uint8_t Buf[16] = {};
+    bool AllIn = true, AnyIn = false;
+    bool In[4];
+    for (unsigned K = 0; K < N / Unit; ++K) {
+      bool Ok;
+      if (Stride == 0)
+        Ok = Off + K * Unit + Unit <= NumRec;
+      else
+        Ok = Index < NumRec && Off + K * Unit + Unit <= Stride;
+      In[K] = Ok;
+      AllIn &= Ok;
+      AnyIn |= Ok;
+    }
+    uint64_t Addr = Base + SOffset + Index * Stride + Off;
+    if (Kind == Atomic) {
+      if (!AllIn)
+        continue; // out-of-range atomics do nothing (returns 0 on rtn)
+      uint8_t *Ptr = globalPtr(W, I, Addr, N, true, L);
+      if (!Ptr)
+        return;
+      doLane(W, I, Ptr, 0, L, Dst, Data);
+      continue;
+    }
+    if (AllIn) {
+      uint8_t *Ptr = globalPtr(W, I, Addr, N, Write, L);
+      if (!Ptr)
+        return;
+      doLane(W, I, Ptr, 0, L, Dst, Data);
+      continue;
+    }
+    // Partially or fully out of range: loads read 0, stores drop.
+    if (Kind == Load) {
+      for (unsigned K = 0; K < N / Unit; ++K) {
+        if (!In[K])
+          continue;
+        uint8_t *Ptr = globalPtr(W, I, Addr + K * Unit, Unit, false, L);
+        if (!Ptr)
+          return;
+        std::memcpy(Buf + K * Unit, Ptr, Unit);
+      }
+      if (Dst)
+        scatterResult(W, *Dst, L, Buf, N, I.Aux);
+    } else {
+      uint8_t DB[16];
+      gatherData(W, *Data, L, N, DB);
+      for (unsigned K = 0; K < N / Unit; ++K) {
+        if (!In[K])
+          continue;
+        uint8_t *Ptr = globalPtr(W, I, Addr + K * Unit, Unit, true, L);
+        if (!Ptr)
+          return;
+        std::memcpy(Ptr, DB + K * Unit, Unit);
+      }
+    }
+    (void)AnyIn;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// DS
+//===----------------------------------------------------------------------===//
+
+void hDs(Wave &W, const Inst &I) {
+  if (I.C2)
+    return W.fail(ErrorKind::Unsupported, I, "GDS is not modelled");
+  // Operands: [vdst]; addr, [data0], [data1].
+  const Opnd *Addr = I.NSrc > 0 ? &I.Src[0] : nullptr;
+  const Opnd *D0 = I.NSrc > 1 ? &I.Src[1] : nullptr;
+  const Opnd *D1 = I.NSrc > 2 ? &I.Src[2] : nullptr;
+  const Opnd *Dst = I.NDst ? &I.Dst[0] : nullptr;
+  if (!Addr || Addr->Kind != OK::V)
+    return W.fail(ErrorKind::Invalid, I, "unexpected DS operands");
+  uint32_t A = I.Aux;
+  unsigned N = auxSize(A), Two = auxTwo(A);
+  MK Kind = auxKind(A);
+  const uint32_t *VA = W.vreg(Addr->Reg);
+  uint64_t Exec = W.exec();
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!((Exec >> L) & 1))
+      continue;
+    if (Two) {
+      unsigned Scale = N * (Two == 2 ? 64 : 1);
+      uint64_t O0 = uint64_t(VA[L]) + I.C0 * Scale;
+      uint64_t O1 = uint64_t(VA[L]) + I.C1 * Scale;
+      uint8_t *P0 = ldsPtr(W, I, O0, N, Kind == Store, false, L);
+      if (!P0)
+        return;
+      uint8_t *P1 = ldsPtr(W, I, O1, N, Kind == Store, false, L);
+      if (!P1)
+        return;
+      if (Kind == Load) {
+        uint8_t B[16];
+        std::memcpy(B, P0, N);
+        std::memcpy(B + N, P1, N);
+        scatterResult(W, *Dst, L, B, 2 * N, A);
+      } else {
+        uint8_t B0[8], B1[8];
+        gatherData(W, *D0, L, N, B0);
+        gatherData(W, *D1, L, N, B1);
+        std::memcpy(P0, B0, N);
+        std::memcpy(P1, B1, N);
+      }
+      continue;
+    }
+    uint64_t Off = uint64_t(VA[L]) + uint32_t(I.Off);
+    uint8_t *P = ldsPtr(W, I, Off, N, Kind != Load, Kind == Atomic, L);
+    if (!P)
+      return;
+    if (Kind == Load) {
+      scatterResult(W, *Dst, L, P, N, A);
+    } else if (Kind == Store) {
+      uint8_t B[16];
+      gatherData(W, *D0, L, N, B);
+      if (auxD16(A) == 2) {
+        uint32_t V;
+        std::memcpy(&V, B, 4);
+        V >>= 16;
+        std::memcpy(B, &V, 4);
+      }
+      std::memcpy(P, B, N);
+    } else {
+      unsigned Op = auxOp(A);
+      uint8_t B0[8] = {}, B1[8] = {};
+      gatherData(W, *D0, L, N, B0);
+      if (D1)
+        gatherData(W, *D1, L, N, B1);
+      uint64_t X = 0, Y = 0;
+      std::memcpy(&X, B0, N);
+      std::memcpy(&Y, B1, N);
+      uint64_t Old;
+      if (Op == ACmpSwap) // DS_CMPST: DATA = compare, DATA2 = new value
+        Old = atomicApply(P, N, ACmpSwap, Y, X);
+      else if (Op == AMskOr) // DATA = mask, DATA2 = value
+        Old = atomicApply(P, N, AMskOr, X, Y);
+      else
+        Old = atomicApply(P, N, Op, X, 0);
+      if (auxRtn(A) && Dst) {
+        uint8_t OB[8];
+        std::memcpy(OB, &Old, 8);
+        scatterResult(W, *Dst, L, OB, N, A);
+      }
+    }
+  }
+}
+
+// ds_bpermute_b32 / ds_permute_b32: lane crossing without touching LDS.
+// Source lanes that are inactive contribute 0.
+template <bool Back> void hPermute(Wave &W, const Inst &I) {
+  if (I.NSrc < 2 || I.Src[0].Kind != OK::V || I.Src[1].Kind != OK::V)
+    return W.fail(ErrorKind::Invalid, I, "unexpected permute operands");
+  const uint32_t *Addr = W.vreg(I.Src[0].Reg), *Data = W.vreg(I.Src[1].Reg);
+  uint64_t Exec = W.exec();
+  uint32_t Out[64] = {};
+  if (Back) {
+    for (unsigned L = 0; L < 64; ++L) {
+      unsigned S = ((Addr[L] + uint32_t(I.Off)) >> 2) & 63;
+      Out[L] = ((Exec >> S) & 1) ? Data[S] : 0;
+    }
+  } else {
+    for (unsigned L = 0; L < 64; ++L)
+      if ((Exec >> L) & 1)
+        Out[((Addr[L] + uint32_t(I.Off)) >> 2) & 63] = Data[L];
+  }
+  uint32_t *D = vregOf(W, I.Dst[0]);
+  for (unsigned L = 0; L < 64; ++L)
+    if ((Exec >> L) & 1)
+      D[L] = Out[L];
+}
+
+void hSwizzle(Wave &W, const Inst &I) {
+  uint32_t Off = uint32_t(I.Off) & 0xffff;
+  const uint32_t *Data = W.vreg(I.Src[0].Reg);
+  uint64_t Exec = W.exec();
+  uint32_t Out[64];
+  if (Off >= 0xe000)
+    return W.fail(ErrorKind::Unsupported, I, "ds_swizzle FFT/rotate mode");
+  for (unsigned L = 0; L < 64; ++L) {
+    unsigned S;
+    if (Off & 0x8000) { // quad permute
+      S = (L & ~3u) | ((Off >> ((L & 3) * 2)) & 3);
+    } else { // bit masks within 32-lane halves
+      unsigned And = Off & 0x1f, Or = (Off >> 5) & 0x1f, Xor = (Off >> 10) & 0x1f;
+      S = (L & 0x20) | (((L & And) | Or) ^ Xor);
+    }
+    Out[L] = ((Exec >> S) & 1) ? Data[S] : 0;
+  }
+  uint32_t *D = vregOf(W, I.Dst[0]);
+  for (unsigned L = 0; L < 64; ++L)
+    if ((Exec >> L) & 1)
+      D[L] = Out[L];
+}
+
+void hCacheNop(Wave &, const Inst &) {}
+
+} // namespace
+
+void registerMem(OpTable &T) {
+  // FLAT / GLOBAL / SCRATCH loads and stores.
+  struct LS {
+    const char *Suffix;
+    uint32_t Aux;
+  };
+  static const LS Loads[] = {
+      {"load_dword", aux(4, Load)},      {"load_dwordx2", aux(8, Load)},
+      {"load_dwordx3", aux(12, Load)},   {"load_dwordx4", aux(16, Load)},
+      {"load_ubyte", aux(1, Load)},      {"load_sbyte", aux(1, Load, true)},
+      {"load_ushort", aux(2, Load)},     {"load_sshort", aux(2, Load, true)},
+      {"load_short_d16", aux(2, Load, false, 1)},
+      {"load_short_d16_hi", aux(2, Load, false, 2)},
+      {"load_ubyte_d16", aux(1, Load, false, 1)},
+      {"load_ubyte_d16_hi", aux(1, Load, false, 2)},
+      {"load_sbyte_d16", aux(1, Load, true, 1)},
+      {"load_sbyte_d16_hi", aux(1, Load, true, 2)},
+      {"store_dword", aux(4, Store)},    {"store_dwordx2", aux(8, Store)},
+      {"store_dwordx3", aux(12, Store)}, {"store_dwordx4", aux(16, Store)},
+      {"store_byte", aux(1, Store)},     {"store_short", aux(2, Store)},
+      {"store_byte_d16_hi", aux(1, Store, false, 2)},
+      {"store_short_d16_hi", aux(2, Store, false, 2)},
+  };
+  for (const char *Pre : {"flat_", "global_", "scratch_"})
+    for (const LS &E : Loads)
+      T.add(std::string(Pre) + E.Suffix, hFlat, Fidelity::Exact, E.Aux);
+  struct AT {
+    const char *Name;
+    unsigned Op;
+    bool Float;
+  };
+  static const AT Atomics[] = {
+      {"swap", ASwap, false}, {"cmpswap", ACmpSwap, false}, {"add", AAdd, false},
+      {"sub", ASub, false},   {"smin", ASMin, false},       {"umin", AUMin, false},
+      {"smax", ASMax, false}, {"umax", AUMax, false},       {"and", AAnd, false},
+      {"or", AOr, false},     {"xor", AXor, false},         {"inc", AInc, false},
+      {"dec", ADec, false}};
+  for (const char *Pre : {"flat_atomic_", "global_atomic_", "buffer_atomic_"}) {
+    Handler H = std::string(Pre) == "buffer_atomic_" ? hBuf : hFlat;
+    for (const AT &E : Atomics) {
+      // The _x2 forms are the 64-bit ones. Returning forms are the same
+      // opcode with glc set; the presence of a def decides.
+      T.add(std::string(Pre) + E.Name, H, Fidelity::Exact,
+            aux(4, Atomic, false, 0, E.Op, true));
+      T.add(std::string(Pre) + E.Name + "_x2", H, Fidelity::Exact,
+            aux(8, Atomic, false, 0, E.Op, true));
+    }
+    // Float atomics: denormal handling of the memory-side ALU is not
+    // documented bit for bit.
+    T.add(std::string(Pre) + "add_f32", H, Fidelity::Approximate,
+          aux(4, Atomic, false, 0, AAddF32, true));
+    T.add(std::string(Pre) + "add_f64", H, Fidelity::Approximate,
+          aux(8, Atomic, false, 0, AAddF64, true));
+    T.add(std::string(Pre) + "min_f64", H, Fidelity::Approximate,
+          aux(8, Atomic, false, 0, AMinF64, true));
+    T.add(std::string(Pre) + "max_f64", H, Fidelity::Approximate,
+          aux(8, Atomic, false, 0, AMaxF64, true));
+  }
+  // MUBUF loads/stores.
+  for (const LS &E : Loads) {
+    StringRef S = E.Suffix;
+    T.add(("buffer_" + S).str(), hBuf, Fidelity::Exact, E.Aux);
+  }
+  for (const char *N : {"buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbl2",
+                        "buffer_inv", "buffer_invl2"})
+    T.add(N, hCacheNop);
+
+  // DS.
+  struct DSE {
+    const char *Name;
+    uint32_t Aux;
+  };
+  static const DSE DsOps[] = {
+      {"ds_read_b32", aux(4, Load)},       {"ds_read_b64", aux(8, Load)},
+      {"ds_read_b96", aux(12, Load)},      {"ds_read_b128", aux(16, Load)},
+      {"ds_read_u8", aux(1, Load)},        {"ds_read_i8", aux(1, Load, true)},
+      {"ds_read_u16", aux(2, Load)},       {"ds_read_i16", aux(2, Load, true)},
+      {"ds_read_u8_d16", aux(1, Load, false, 1)},
+      {"ds_read_u8_d16_hi", aux(1, Load, false, 2)},
+      {"ds_read_i8_d16", aux(1, Load, true, 1)},
+      {"ds_read_i8_d16_hi", aux(1, Load, true, 2)},
+      {"ds_read_u16_d16", aux(2, Load, false, 1)},
+      {"ds_read_u16_d16_hi", aux(2, Load, false, 2)},
+      {"ds_read2_b32", aux(4, Load, false, 0, 0, false, 1)},
+      {"ds_read2_b64", aux(8, Load, false, 0, 0, false, 1)},
+      {"ds_read2st64_b32", aux(4, Load, false, 0, 0, false, 2)},
+      {"ds_read2st64_b64", aux(8, Load, false, 0, 0, false, 2)},
+      {"ds_write_b8", aux(1, Store)},      {"ds_write_b16", aux(2, Store)},
+      {"ds_write_b32", aux(4, Store)},     {"ds_write_b64", aux(8, Store)},
+      {"ds_write_b96", aux(12, Store)},    {"ds_write_b128", aux(16, Store)},
+      {"ds_write_b8_d16_hi", aux(1, Store, false, 2)},
+      {"ds_write_b16_d16_hi", aux(2, Store, false, 2)},
+      {"ds_write2_b32", aux(4, Store, false, 0, 0, false, 1)},
+      {"ds_write2_b64", aux(8, Store, false, 0, 0, false, 1)},
+      {"ds_write2st64_b32", aux(4, Store, false, 0, 0, false, 2)},
+      {"ds_write2st64_b64", aux(8, Store, false, 0, 0, false, 2)},
+  };
+  for (const DSE &E : DsOps)
+    T.add(E.Name, hDs, Fidelity::Exact, E.Aux);
+  struct DA {
+    const char *Name;
+    unsigned Op;
+    unsigned Size;
+    Fidelity F;
+  };
+  static const DA DsAtomics[] = {
+      {"add_u32", AAdd, 4, Fidelity::Exact},    {"sub_u32", ASub, 4, Fidelity::Exact},
+      {"rsub_u32", ARsub, 4, Fidelity::Exact},  {"inc_u32", AInc, 4, Fidelity::Exact},
+      {"dec_u32", ADec, 4, Fidelity::Exact},    {"min_i32", ASMin, 4, Fidelity::Exact},
+      {"max_i32", ASMax, 4, Fidelity::Exact},   {"min_u32", AUMin, 4, Fidelity::Exact},
+      {"max_u32", AUMax, 4, Fidelity::Exact},   {"and_b32", AAnd, 4, Fidelity::Exact},
+      {"or_b32", AOr, 4, Fidelity::Exact},      {"xor_b32", AXor, 4, Fidelity::Exact},
+      {"mskor_b32", AMskOr, 4, Fidelity::Exact},
+      {"cmpst_b32", ACmpSwap, 4, Fidelity::Exact},
+      {"add_f32", AAddF32, 4, Fidelity::Approximate},
+      {"min_f32", AMinF32, 4, Fidelity::Approximate},
+      {"max_f32", AMaxF32, 4, Fidelity::Approximate},
+      {"add_u64", AAdd, 8, Fidelity::Exact},    {"sub_u64", ASub, 8, Fidelity::Exact},
+      {"rsub_u64", ARsub, 8, Fidelity::Exact},  {"inc_u64", AInc, 8, Fidelity::Exact},
+      {"dec_u64", ADec, 8, Fidelity::Exact},    {"min_i64", ASMin, 8, Fidelity::Exact},
+      {"max_i64", ASMax, 8, Fidelity::Exact},   {"min_u64", AUMin, 8, Fidelity::Exact},
+      {"max_u64", AUMax, 8, Fidelity::Exact},   {"and_b64", AAnd, 8, Fidelity::Exact},
+      {"or_b64", AOr, 8, Fidelity::Exact},      {"xor_b64", AXor, 8, Fidelity::Exact},
+      {"mskor_b64", AMskOr, 8, Fidelity::Exact},
+      {"cmpst_b64", ACmpSwap, 8, Fidelity::Exact},
+      {"add_f64", AAddF64, 8, Fidelity::Approximate},
+  };
+  for (const DA &E : DsAtomics) {
+    std::string N = E.Name;
+    size_t U = N.rfind('_');
+    std::string Rtn = "ds_" + N.substr(0, U) + "_rtn" + N.substr(U);
+    T.add("ds_" + N, hDs, E.F, aux(E.Size, Atomic, false, 0, E.Op, false));
+    T.add(Rtn, hDs, E.F, aux(E.Size, Atomic, false, 0, E.Op, true));
+  }
+  T.add("ds_wrxchg_rtn_b32", hDs, Fidelity::Exact, aux(4, Atomic, false, 0, ASwap, true));
+  T.add("ds_wrxchg_rtn_b64", hDs, Fidelity::Exact, aux(8, Atomic, false, 0, ASwap, true));
+  T.add("ds_bpermute_b32", hPermute<true>);
+  T.add("ds_permute_b32", hPermute<false>);
+  T.add("ds_swizzle_b32", hSwizzle);
+  T.add("ds_nop", hCacheNop);
+}
+
+void registerMfma(OpTable &T) {}
+
+} // namespace emu
+} // namespace asmevo

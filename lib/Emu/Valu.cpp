@@ -1,0 +1,1483 @@
+//===- Valu.cpp - Vector ALU: VOP1/VOP2/VOP3/VOP3P/VOPC, DPP, SDWA -------===//
+//
+// Operands come from the pre-decoded Inst (registers and constants from the
+// MCInst); neg/abs/op_sel/clamp/omod, SDWA selects and DPP controls come from
+// the encoding bits (Program.cpp). Float semantics: IEEE-754 round to
+// nearest even on the host; NaN results keep the first NaN operand's payload
+// (quieted). Opcodes whose hardware results are not specified bit for bit
+// (transcendentals, v_mad_f32's flushing) are declared Approximate.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace llvm;
+
+namespace asmevo {
+namespace emu {
+
+namespace {
+
+struct LaneCtx {
+  Wave *W;
+  unsigned L = 0;
+  bool Cin = false;
+  bool Cout = false;
+  bool Clamp = false;
+  const char *Err = nullptr; // set by an op: unsupported case
+};
+
+inline float F(uint64_t X) { return asF(uint32_t(X)); }
+inline uint64_t U(float X) { return asU(X); }
+inline double Dd(uint64_t X) { return asD(X); }
+inline uint64_t U(double X) { return asU64(X); }
+
+// f16 <-> f32 conversions (IEEE binary16), exact bit manipulation.
+float h2f(uint16_t H) {
+  uint32_t S = uint32_t(H & 0x8000) << 16, E = (H >> 10) & 0x1f, M = H & 0x3ff;
+  uint32_t R;
+  if (E == 0x1f)
+    R = S | 0x7f800000 | (M << 13);
+  else if (E)
+    R = S | ((E + 112) << 23) | (M << 13);
+  else if (!M)
+    R = S;
+  else {
+    int Sh = 0;
+    while (!(M & 0x400)) {
+      M <<= 1;
+      ++Sh;
+    }
+    R = S | ((113 - Sh) << 23) | ((M & 0x3ff) << 13);
+  }
+  return asF(R);
+}
+uint16_t f2h(float Fl, bool Rtz = false) {
+  uint32_t X = asU(Fl);
+  uint16_t S = (X >> 16) & 0x8000;
+  uint32_t E = (X >> 23) & 0xff, M = X & 0x7fffff;
+  if (E == 0xff)
+    return S | 0x7c00 | (M ? 0x200 | (M >> 13) : 0);
+  int Exp = int(E) - 127;
+  if (Exp > 15)
+    return Rtz ? S | 0x7bff : S | 0x7c00;
+  uint32_t Mant = M | (E ? 0x800000 : 0);
+  // Target: value = Mant * 2^(Exp-23). f16 has 10 fraction bits, min exp -14.
+  int Shift; // right shift of Mant to get f16 significand (with implicit bit)
+  uint16_t HE;
+  if (Exp >= -14) {
+    Shift = 13;
+    HE = uint16_t(Exp + 15);
+  } else {
+    Shift = 13 + (-14 - Exp);
+    HE = 0;
+    if (Shift > 24 + 1) {
+      // Far below the smallest denormal.
+      return S;
+    }
+  }
+  uint32_t Q = Shift >= 32 ? 0 : Mant >> Shift;
+  uint32_t Rem = Shift >= 32 ? Mant : Mant & ((1u << Shift) - 1);
+  uint32_t Half = 1u << (Shift - 1);
+  if (!Rtz && (Rem > Half || (Rem == Half && (Q & 1))))
+    ++Q;
+  // Q includes the implicit bit for normals (bit 10).
+  uint32_t R;
+  if (HE) {
+    if (Q & 0x800) { // mantissa overflow
+      Q >>= 1;
+      ++HE;
+    }
+    if (HE >= 31)
+      return Rtz ? S | 0x7bff : S | 0x7c00;
+    R = (uint32_t(HE) << 10) | (Q & 0x3ff);
+  } else {
+    R = Q; // denormal (may round up into the smallest normal: still right)
+  }
+  return S | uint16_t(R);
+}
+
+bool isSNaN32(uint32_t X) {
+  return (X & 0x7f800000) == 0x7f800000 && (X & 0x7fffff) && !(X & 0x400000);
+}
+uint32_t quiet32(uint32_t X) { return X | 0x400000; }
+bool isSNaN64(uint64_t X) {
+  return (X & 0x7ff0000000000000ull) == 0x7ff0000000000000ull &&
+         (X & 0xfffffffffffffull) && !(X & 0x8000000000000ull);
+}
+
+// v_max/v_min: IEEE mode quiets sNaN inputs (returns NaN); otherwise a NaN
+// operand yields the other operand. -0 < +0.
+template <bool Max> uint32_t minmax32(uint32_t A, uint32_t B, bool Ieee) {
+  float X = asF(A), Y = asF(B);
+  bool NA = X != X, NB = Y != Y;
+  if (NA && NB)
+    return quiet32(A);
+  if (NA)
+    return (Ieee && isSNaN32(A)) ? quiet32(A) : B;
+  if (NB)
+    return (Ieee && isSNaN32(B)) ? quiet32(B) : A;
+  if (X == Y) { // equal or +-0
+    bool SA = A >> 31, SB = B >> 31;
+    if (Max)
+      return SA && !SB ? B : A;
+    return !SA && SB ? B : A;
+  }
+  return (Max ? X > Y : X < Y) ? A : B;
+}
+template <bool Max> uint64_t minmax64(uint64_t A, uint64_t B, bool Ieee) {
+  double X = asD(A), Y = asD(B);
+  bool NA = X != X, NB = Y != Y;
+  if (NA && NB)
+    return A | 0x8000000000000ull;
+  if (NA)
+    return (Ieee && isSNaN64(A)) ? (A | 0x8000000000000ull) : B;
+  if (NB)
+    return (Ieee && isSNaN64(B)) ? (B | 0x8000000000000ull) : A;
+  if (X == Y) {
+    bool SA = A >> 63, SB = B >> 63;
+    if (Max)
+      return SA && !SB ? B : A;
+    return !SA && SB ? B : A;
+  }
+  return (Max ? X > Y : X < Y) ? A : B;
+}
+
+uint32_t cvtI32(double X) {
+  if (X != X)
+    return 0;
+  if (X >= 2147483647.0)
+    return 0x7fffffff;
+  if (X <= -2147483648.0)
+    return 0x80000000u;
+  return uint32_t(int32_t(X));
+}
+uint32_t cvtU32(double X) {
+  if (X != X || X <= 0)
+    return 0;
+  if (X >= 4294967295.0)
+    return 0xffffffffu;
+  return uint32_t(X);
+}
+
+//===----------------------------------------------------------------------===//
+// Generic operand fetch / writeback
+//===----------------------------------------------------------------------===//
+
+using LaneVals = uint64_t[64];
+
+// DPP (gfx9): source lane for dst lane L, or -1 when invalid.
+int dppSrcLane(unsigned Ctrl, unsigned L) {
+  unsigned Row = L & ~15u, In = L & 15;
+  if (Ctrl <= 0xff)
+    return (L & ~3u) | ((Ctrl >> ((L & 3) * 2)) & 3);
+  if (Ctrl >= 0x101 && Ctrl <= 0x10f) { // row_shl
+    unsigned N = Ctrl & 15;
+    return In + N < 16 ? int(L + N) : -1;
+  }
+  if (Ctrl >= 0x111 && Ctrl <= 0x11f) { // row_shr
+    unsigned N = Ctrl & 15;
+    return In >= N ? int(L - N) : -1;
+  }
+  if (Ctrl >= 0x121 && Ctrl <= 0x12f) // row_ror
+    return Row | ((In - (Ctrl & 15)) & 15);
+  switch (Ctrl) {
+  case 0x130: // wave_shl:1
+    return L < 63 ? int(L + 1) : -1;
+  case 0x134: // wave_rol:1
+    return (L + 1) & 63;
+  case 0x138: // wave_shr:1
+    return L > 0 ? int(L - 1) : -1;
+  case 0x13c: // wave_ror:1
+    return (L - 1) & 63;
+  case 0x140: // row_mirror
+    return Row | (15 - In);
+  case 0x141: // row_half_mirror
+    return (L & ~7u) | (7 - (L & 7));
+  case 0x142: // row_bcast:15
+    return Row ? int(Row - 1) : -1;
+  case 0x143: // row_bcast:31
+    return L >= 32 ? 31 : -1;
+  }
+  return -2; // unsupported control
+}
+
+bool applyDpp(Wave &W, const Inst &I, uint64_t *V, uint64_t &WriteMask) {
+  uint64_t Exec = W.exec();
+  uint64_t Tmp[64];
+  uint64_t Mask = 0;
+  for (unsigned L = 0; L < 64; ++L) {
+    unsigned Row = L >> 4, Bank = (L >> 2) & 3;
+    if (!((I.RowMask >> Row) & 1) || !((I.BankMask >> Bank) & 1)) {
+      Tmp[L] = 0;
+      continue;
+    }
+    int S = dppSrcLane(I.DppCtrl, L);
+    if (S == -2)
+      return false;
+    if (S < 0 || !((Exec >> S) & 1)) {
+      if (I.BoundCtrl) {
+        Tmp[L] = 0;
+        Mask |= 1ull << L;
+      } else {
+        Tmp[L] = 0;
+      }
+      continue;
+    }
+    Tmp[L] = V[S];
+    Mask |= 1ull << L;
+  }
+  std::memcpy(V, Tmp, sizeof(Tmp));
+  WriteMask &= Mask;
+  return true;
+}
+
+void applySdwaSrc(const Inst &I, unsigned K, uint64_t *V) {
+  unsigned Sel = I.SrcSel[K];
+  if (Sel == 6)
+    return;
+  bool Sext = I.SrcSext[K];
+  for (unsigned L = 0; L < 64; ++L) {
+    uint32_t X = uint32_t(V[L]);
+    uint32_t R;
+    if (Sel <= 3) {
+      R = (X >> (8 * Sel)) & 0xff;
+      if (Sext)
+        R = uint32_t(int32_t(int8_t(R)));
+    } else {
+      R = (X >> (16 * (Sel - 4))) & 0xffff;
+      if (Sext)
+        R = uint32_t(int32_t(int16_t(R)));
+    }
+    V[L] = R;
+  }
+}
+
+struct Fetcher {
+  Wave &W;
+  const Inst &I;
+  uint64_t WriteMask = ~0ull;
+  bool Bad = false;
+  void fetch(unsigned K, unsigned Bits, bool Float, uint64_t *Out) {
+    const Opnd &O = I.Src[K];
+    if (O.Kind == OK::V || O.Kind == OK::A) {
+      const uint32_t *P = O.Kind == OK::V ? W.vreg(O.Reg) : W.areg(O.Reg);
+      if (Bits == 64) {
+        const uint32_t *Q = P + 64;
+        for (unsigned L = 0; L < 64; ++L)
+          Out[L] = P[L] | uint64_t(Q[L]) << 32;
+      } else {
+        for (unsigned L = 0; L < 64; ++L)
+          Out[L] = P[L];
+      }
+    } else {
+      uint64_t V;
+      if (Bits == 64)
+        V = readS64(W, O);
+      else
+        V = readS32(W, O);
+      for (unsigned L = 0; L < 64; ++L)
+        Out[L] = V;
+    }
+    if (I.Simple) {
+      if (Bits == 16)
+        for (unsigned L = 0; L < 64; ++L)
+          Out[L] &= 0xffff;
+      return;
+    }
+    if (I.E == Enc::DPP && K == 0)
+      if (!applyDpp(W, I, Out, WriteMask))
+        Bad = true;
+    if (I.E == Enc::SDWA && K < 2)
+      applySdwaSrc(I, K, Out);
+    if (Bits == 16) {
+      bool Hi = I.E == Enc::VOP3 && ((I.OpSel >> K) & 1);
+      for (unsigned L = 0; L < 64; ++L)
+        Out[L] = (Hi ? Out[L] >> 16 : Out[L]) & 0xffff;
+    }
+    if (Float && K < 3) {
+      uint64_t Sign = 1ull << (Bits - 1);
+      if ((I.Abs >> K) & 1)
+        for (unsigned L = 0; L < 64; ++L)
+          Out[L] &= ~Sign;
+      if ((I.Neg >> K) & 1)
+        for (unsigned L = 0; L < 64; ++L)
+          Out[L] ^= Sign;
+    }
+  }
+};
+
+uint64_t applyOmodClamp(const Inst &I, Wave &W, uint64_t R, unsigned FBits) {
+  if (FBits == 32) {
+    float X = asF(uint32_t(R));
+    if (I.Omod == 1)
+      X *= 2.0f;
+    else if (I.Omod == 2)
+      X *= 4.0f;
+    else if (I.Omod == 3)
+      X *= 0.5f;
+    if (I.Clamp) {
+      if (X != X)
+        X = W.Dx10Clamp ? 0.0f : X;
+      else
+        X = X < 0.0f ? 0.0f : X > 1.0f ? 1.0f : X;
+    }
+    return asU(X);
+  }
+  if (FBits == 64) {
+    double X = asD(R);
+    if (I.Omod == 1)
+      X *= 2.0;
+    else if (I.Omod == 2)
+      X *= 4.0;
+    else if (I.Omod == 3)
+      X *= 0.5;
+    if (I.Clamp) {
+      if (X != X)
+        X = W.Dx10Clamp ? 0.0 : X;
+      else
+        X = X < 0.0 ? 0.0 : X > 1.0 ? 1.0 : X;
+    }
+    return asU64(X);
+  }
+  if (FBits == 16) {
+    float X = h2f(uint16_t(R));
+    if (I.Omod == 1)
+      X *= 2.0f;
+    else if (I.Omod == 2)
+      X *= 4.0f;
+    else if (I.Omod == 3)
+      X *= 0.5f;
+    if (I.Clamp) {
+      if (X != X)
+        X = W.Dx10Clamp ? 0.0f : X;
+      else
+        X = X < 0.0f ? 0.0f : X > 1.0f ? 1.0f : X;
+    }
+    return f2h(X);
+  }
+  return R;
+}
+
+void writeVec(Wave &W, const Inst &I, const Opnd &D, const uint64_t *Res,
+              uint64_t Mask, unsigned Bits) {
+  uint32_t *P = D.Kind == OK::V ? W.vreg(D.Reg)
+                : D.Kind == OK::A ? W.areg(D.Reg)
+                                  : nullptr;
+  if (!P)
+    return W.fail(ErrorKind::Unsupported, I, "VALU result to a non-VGPR");
+  if (Bits == 64) {
+    uint32_t *Q = P + 64;
+    for (unsigned L = 0; L < 64; ++L)
+      if ((Mask >> L) & 1) {
+        P[L] = uint32_t(Res[L]);
+        Q[L] = uint32_t(Res[L] >> 32);
+      }
+    return;
+  }
+  if (I.E == Enc::SDWA && (I.DstSel != 6 || Bits == 16)) {
+    unsigned Sel = I.DstSel;
+    for (unsigned L = 0; L < 64; ++L) {
+      if (!((Mask >> L) & 1))
+        continue;
+      uint32_t R = uint32_t(Res[L]), Old = P[L], V;
+      unsigned Lo, Wd;
+      if (Sel <= 3) {
+        Lo = 8 * Sel;
+        Wd = 8;
+      } else if (Sel <= 5) {
+        Lo = 16 * (Sel - 4);
+        Wd = 16;
+      } else {
+        Lo = 0;
+        Wd = 32;
+      }
+      uint32_t FM = Wd == 32 ? ~0u : ((1u << Wd) - 1) << Lo;
+      uint32_t Field = (R << Lo) & FM;
+      if (I.DstUnused == 2) // preserve
+        V = (Old & ~FM) | Field;
+      else if (I.DstUnused == 1 && Wd < 32) { // sign extend upward
+        V = Field;
+        if ((R >> (Wd - 1)) & 1)
+          V |= ~((1u << (Lo + Wd)) - 1);
+      } else
+        V = Field;
+      P[L] = V;
+    }
+    return;
+  }
+  if (Bits == 16) {
+    bool Hi = I.E == Enc::VOP3 && ((I.OpSel >> 3) & 1);
+    for (unsigned L = 0; L < 64; ++L)
+      if ((Mask >> L) & 1) {
+        uint32_t R = uint32_t(Res[L]) & 0xffff;
+        P[L] = Hi ? (P[L] & 0xffff) | (R << 16) : (P[L] & 0xffff0000u) | R;
+      }
+    return;
+  }
+  for (unsigned L = 0; L < 64; ++L)
+    if ((Mask >> L) & 1)
+      P[L] = uint32_t(Res[L]);
+}
+
+// Op traits: N sources of widths B0..B2 (F = float mask), result width DB,
+// float result width FR (omod/clamp), CIN: index of the lane-mask carry-in
+// source (-1 none), COUT: writes carry-out mask to Dst[1], ICLAMP: the op
+// handles integer clamp itself.
+template <class Op> void hValu(Wave &W, const Inst &I) {
+  if (!Op::FR && !Op::ICLAMP && I.Clamp && I.E != Enc::E32)
+    return W.fail(ErrorKind::Unsupported, I, "integer clamp on this opcode");
+  if (!Op::FR && I.Omod)
+    return W.fail(ErrorKind::Unsupported, I, "omod on an integer opcode");
+  if ((Op::FR || Op::FM) && (W.Mode & 0xf))
+    return W.fail(ErrorKind::Unsupported, I,
+                  "non-default float rounding mode in MODE");
+  if (Op::FR == 32 || (Op::FM && Op::B0 == 32)) {
+    if (((W.Mode >> 4) & 3) != 3)
+      return W.fail(ErrorKind::Unsupported, I,
+                    "f32 denormal flushing mode is not modelled");
+  } else if (Op::FR || Op::FM) {
+    if (((W.Mode >> 6) & 3) != 3)
+      return W.fail(ErrorKind::Unsupported, I,
+                    "f64/f16 denormal flushing mode is not modelled");
+  }
+  LaneVals A, B, C;
+  Fetcher Fe{W, I};
+  if (Op::N >= 1)
+    Fe.fetch(0, Op::B0, Op::FM & 1, A);
+  if (Op::N >= 2)
+    Fe.fetch(1, Op::B1, Op::FM & 2, B);
+  if (Op::N >= 3)
+    Fe.fetch(2, Op::B2, Op::FM & 4, C);
+  if (Fe.Bad)
+    return W.fail(ErrorKind::Unsupported, I, "unsupported DPP control");
+  uint64_t Cin = 0;
+  if (Op::CIN >= 0)
+    Cin = readS64(W, I.Src[Op::CIN]);
+  uint64_t Mask = W.exec() & Fe.WriteMask, Cout = 0;
+  LaneVals R;
+  LaneCtx X{&W};
+  X.Clamp = I.Clamp;
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!((Mask >> L) & 1))
+      continue;
+    X.L = L;
+    X.Cin = (Cin >> L) & 1;
+    X.Cout = false;
+    R[L] = Op::f(A[L], B[L], C[L], X);
+    Cout |= uint64_t(X.Cout) << L;
+  }
+  if (X.Err)
+    return W.fail(ErrorKind::Unsupported, I, X.Err);
+  if (Op::FR && !I.Simple && (I.Omod || I.Clamp))
+    for (unsigned L = 0; L < 64; ++L)
+      if ((Mask >> L) & 1)
+        R[L] = applyOmodClamp(I, W, R[L], Op::FR);
+  writeVec(W, I, I.Dst[0], R, Mask, Op::DB);
+  if (Op::COUT)
+    writeS64(W, I.Dst[1], Cout);
+}
+
+#define VOP(NAME, N_, B0_, B1_, B2_, DB_, F_, FR_, CIN_, COUT_, ICL_, ...)     \
+  struct Op_##NAME {                                                           \
+    static constexpr unsigned N = N_, B0 = B0_, B1 = B1_, B2 = B2_, DB = DB_,  \
+                              FM = F_, FR = FR_;                                \
+    static constexpr int CIN = CIN_;                                           \
+    static constexpr bool COUT = COUT_, ICLAMP = ICL_;                         \
+    static inline uint64_t f(uint64_t a, uint64_t b, uint64_t c,               \
+                             LaneCtx &x) {                                     \
+      (void)a;                                                                 \
+      (void)b;                                                                 \
+      (void)c;                                                                 \
+      (void)x;                                                                 \
+      __VA_ARGS__                                                              \
+    }                                                                          \
+  };
+// Shorthands.
+#define V1I(NAME, ...) VOP(NAME, 1, 32, 0, 0, 32, 0, 0, -1, false, false, __VA_ARGS__)
+#define V2I(NAME, ...) VOP(NAME, 2, 32, 32, 0, 32, 0, 0, -1, false, false, __VA_ARGS__)
+#define V3I(NAME, ...) VOP(NAME, 3, 32, 32, 32, 32, 0, 0, -1, false, false, __VA_ARGS__)
+#define V1F(NAME, ...) VOP(NAME, 1, 32, 0, 0, 32, 1, 32, -1, false, false, __VA_ARGS__)
+#define V2F(NAME, ...) VOP(NAME, 2, 32, 32, 0, 32, 3, 32, -1, false, false, __VA_ARGS__)
+#define V3F(NAME, ...) VOP(NAME, 3, 32, 32, 32, 32, 7, 32, -1, false, false, __VA_ARGS__)
+#define V1D(NAME, ...) VOP(NAME, 1, 64, 0, 0, 64, 1, 64, -1, false, false, __VA_ARGS__)
+#define V2D(NAME, ...) VOP(NAME, 2, 64, 64, 0, 64, 3, 64, -1, false, false, __VA_ARGS__)
+#define V3D(NAME, ...) VOP(NAME, 3, 64, 64, 64, 64, 7, 64, -1, false, false, __VA_ARGS__)
+#define V1H(NAME, ...) VOP(NAME, 1, 16, 0, 0, 16, 1, 16, -1, false, false, __VA_ARGS__)
+#define V2H(NAME, ...) VOP(NAME, 2, 16, 16, 0, 16, 3, 16, -1, false, false, __VA_ARGS__)
+#define V3H(NAME, ...) VOP(NAME, 3, 16, 16, 16, 16, 7, 16, -1, false, false, __VA_ARGS__)
+
+// --- integer 32 ---
+V1I(v_mov_b32, return a;)
+V1I(v_not_b32, return uint32_t(~a);)
+V1I(v_bfrev_b32, return llvm::reverseBits<uint32_t>(uint32_t(a));)
+V1I(v_ffbh_u32, { uint32_t v = a; return v ? __builtin_clz(v) : ~0u; })
+V1I(v_ffbl_b32, { uint32_t v = a; return v ? __builtin_ctz(v) : ~0u; })
+V1I(v_ffbh_i32, {
+  uint32_t v = a;
+  uint32_t y = int32_t(v) < 0 ? ~v : v;
+  return y ? __builtin_clz(y) : ~0u;
+})
+VOP(v_add_u32, 2, 32, 32, 0, 32, 0, 0, -1, false, true, {
+  uint64_t r = a + b;
+  return x.Clamp && (r >> 32) ? 0xffffffffu : uint32_t(r);
+})
+VOP(v_sub_u32, 2, 32, 32, 0, 32, 0, 0, -1, false, true, {
+  return x.Clamp && b > a ? 0u : uint32_t(a - b);
+})
+VOP(v_subrev_u32, 2, 32, 32, 0, 32, 0, 0, -1, false, true, {
+  return x.Clamp && a > b ? 0u : uint32_t(b - a);
+})
+VOP(v_add_i32, 2, 32, 32, 0, 32, 0, 0, -1, false, true, {
+  int64_t r = int64_t(int32_t(a)) + int32_t(b);
+  if (x.Clamp)
+    r = r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r;
+  return uint32_t(r);
+})
+VOP(v_sub_i32, 2, 32, 32, 0, 32, 0, 0, -1, false, true, {
+  int64_t r = int64_t(int32_t(a)) - int32_t(b);
+  if (x.Clamp)
+    r = r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r;
+  return uint32_t(r);
+})
+VOP(v_add_co_u32, 2, 32, 32, 0, 32, 0, 0, -1, true, false, {
+  uint64_t r = a + b;
+  x.Cout = r >> 32;
+  return uint32_t(r);
+})
+VOP(v_sub_co_u32, 2, 32, 32, 0, 32, 0, 0, -1, true, false, {
+  x.Cout = b > a;
+  return uint32_t(a - b);
+})
+VOP(v_subrev_co_u32, 2, 32, 32, 0, 32, 0, 0, -1, true, false, {
+  x.Cout = a > b;
+  return uint32_t(b - a);
+})
+VOP(v_addc_co_u32, 2, 32, 32, 0, 32, 0, 0, 2, true, false, {
+  uint64_t r = a + b + x.Cin;
+  x.Cout = r >> 32;
+  return uint32_t(r);
+})
+VOP(v_subb_co_u32, 2, 32, 32, 0, 32, 0, 0, 2, true, false, {
+  x.Cout = b + x.Cin > a;
+  return uint32_t(a - b - x.Cin);
+})
+VOP(v_subbrev_co_u32, 2, 32, 32, 0, 32, 0, 0, 2, true, false, {
+  x.Cout = a + x.Cin > b;
+  return uint32_t(b - a - x.Cin);
+})
+VOP(v_cndmask_b32, 2, 32, 32, 0, 32, 3, 0, 2, false, false,
+    return x.Cin ? b : a;)
+V2I(v_and_b32, return a & b;)
+V2I(v_or_b32, return a | b;)
+V2I(v_xor_b32, return a ^ b;)
+V2I(v_xnor_b32, return uint32_t(~(a ^ b));)
+V2I(v_lshlrev_b32, return uint32_t(b << (a & 31));)
+V2I(v_lshrrev_b32, return uint32_t(b) >> (a & 31);)
+V2I(v_ashrrev_i32, return uint32_t(int32_t(b) >> (a & 31));)
+V2I(v_min_i32, return int32_t(a) < int32_t(b) ? a : b;)
+V2I(v_max_i32, return int32_t(a) > int32_t(b) ? a : b;)
+V2I(v_min_u32, return uint32_t(a) < uint32_t(b) ? a : b;)
+V2I(v_max_u32, return uint32_t(a) > uint32_t(b) ? a : b;)
+V2I(v_mul_u32_u24, return uint32_t((a & 0xffffff) * (b & 0xffffff));)
+V2I(v_mul_hi_u32_u24, return uint32_t(((a & 0xffffff) * (b & 0xffffff)) >> 32);)
+V2I(v_mul_i32_i24, {
+  int64_t p = int64_t(int32_t(uint32_t(a) << 8) >> 8) *
+              int64_t(int32_t(uint32_t(b) << 8) >> 8);
+  return uint32_t(p);
+})
+V2I(v_mul_hi_i32_i24, {
+  int64_t p = int64_t(int32_t(uint32_t(a) << 8) >> 8) *
+              int64_t(int32_t(uint32_t(b) << 8) >> 8);
+  return uint32_t(uint64_t(p) >> 32);
+})
+V2I(v_mul_lo_u32, return uint32_t(a * b);)
+V2I(v_mul_hi_u32, return uint32_t((a * b) >> 32);)
+V2I(v_mul_hi_i32, {
+  int64_t p = int64_t(int32_t(a)) * int64_t(int32_t(b));
+  return uint32_t(uint64_t(p) >> 32);
+})
+V2I(v_bcnt_u32_b32, return __builtin_popcount(uint32_t(a)) + uint32_t(b);)
+V2I(v_mbcnt_lo_u32_b32, {
+  uint32_t m = x.L >= 32 ? ~0u : uint32_t((1ull << x.L) - 1);
+  return __builtin_popcount(uint32_t(a) & m) + uint32_t(b);
+})
+V2I(v_mbcnt_hi_u32_b32, {
+  uint32_t m = x.L < 32 ? 0u : uint32_t((1ull << (x.L - 32)) - 1);
+  return __builtin_popcount(uint32_t(a) & m) + uint32_t(b);
+})
+V2I(v_bfm_b32, return ((1u << (a & 31)) - 1) << (b & 31);)
+V3I(v_bfe_u32, {
+  uint32_t off = b & 31, w = c & 31;
+  return w == 0 ? 0u : (uint32_t(a) >> off) & ((1u << w) - 1);
+})
+V3I(v_bfe_i32, {
+  uint32_t off = b & 31, w = c & 31;
+  if (w == 0)
+    return 0u;
+  uint32_t v = uint32_t(a) >> off;
+  return uint32_t(int32_t(v << (32 - w)) >> (32 - w));
+})
+V3I(v_bfi_b32, return (a & b) | (~a & c);)
+V3I(v_alignbit_b32, {
+  uint64_t v = (a << 32) | uint32_t(b);
+  return uint32_t(v >> (c & 31));
+})
+V3I(v_alignbyte_b32, {
+  uint64_t v = (a << 32) | uint32_t(b);
+  return uint32_t(v >> (8 * (c & 3)));
+})
+V3I(v_add3_u32, return uint32_t(a + b + c);)
+V3I(v_lshl_add_u32, return uint32_t((a << (b & 31)) + c);)
+V3I(v_add_lshl_u32, return uint32_t(uint32_t(a + b) << (c & 31));)
+V3I(v_lshl_or_b32, return uint32_t((a << (b & 31)) | c);)
+V3I(v_and_or_b32, return uint32_t((a & b) | c);)
+V3I(v_or3_b32, return uint32_t(a | b | c);)
+V3I(v_xad_u32, return uint32_t((a ^ b) + c);)
+V3I(v_mad_u32_u24, return uint32_t((a & 0xffffff) * (b & 0xffffff) + c);)
+V3I(v_mad_i32_i24, {
+  int64_t p = int64_t(int32_t(uint32_t(a) << 8) >> 8) *
+              int64_t(int32_t(uint32_t(b) << 8) >> 8);
+  return uint32_t(p + int32_t(c));
+})
+V3I(v_mad_u32_u16, return uint32_t((a & 0xffff) * (b & 0xffff) + c);)
+V3I(v_mad_i32_i16, {
+  return uint32_t(int32_t(int16_t(a)) * int32_t(int16_t(b)) + int32_t(c));
+})
+V3I(v_min3_i32, {
+  int32_t x0 = a, x1 = b, x2 = c;
+  return uint32_t(std::min(std::min(x0, x1), x2));
+})
+V3I(v_max3_i32, {
+  int32_t x0 = a, x1 = b, x2 = c;
+  return uint32_t(std::max(std::max(x0, x1), x2));
+})
+V3I(v_med3_i32, {
+  int32_t x0 = a, x1 = b, x2 = c;
+  return uint32_t(std::max(std::min(x0, x1), std::min(std::max(x0, x1), x2)));
+})
+V3I(v_min3_u32, {
+  uint32_t x0 = a, x1 = b, x2 = c;
+  return std::min(std::min(x0, x1), x2);
+})
+V3I(v_max3_u32, {
+  uint32_t x0 = a, x1 = b, x2 = c;
+  return std::max(std::max(x0, x1), x2);
+})
+V3I(v_med3_u32, {
+  uint32_t x0 = a, x1 = b, x2 = c;
+  return std::max(std::min(x0, x1), std::min(std::max(x0, x1), x2));
+})
+// Byte permute of {S0, S1} by selectors in S2 (CDNA3 ISA V_PERM_B32).
+uint32_t permByte(uint64_t Data, uint32_t Sel) {
+  Sel &= 0xff;
+  if (Sel >= 13)
+    return 0xff;
+  if (Sel == 12)
+    return 0;
+  if (Sel == 11)
+    return (Data >> 63) & 1 ? 0xff : 0;
+  if (Sel == 10)
+    return (Data >> 47) & 1 ? 0xff : 0;
+  if (Sel == 9)
+    return (Data >> 31) & 1 ? 0xff : 0;
+  if (Sel == 8)
+    return (Data >> 15) & 1 ? 0xff : 0;
+  return (Data >> (8 * Sel)) & 0xff;
+}
+V3I(v_perm_b32, {
+  uint64_t d = (a << 32) | uint32_t(b);
+  uint32_t s = c;
+  return permByte(d, s) | permByte(d, s >> 8) << 8 | permByte(d, s >> 16) << 16 |
+         permByte(d, s >> 24) << 24;
+})
+V3I(v_lerp_u8, {
+  uint32_t r = 0;
+  for (int k = 0; k < 4; ++k) {
+    uint32_t p = (a >> (8 * k)) & 0xff, q = (b >> (8 * k)) & 0xff,
+             s = (c >> (8 * k)) & 1;
+    r |= ((p + q + s) >> 1) << (8 * k);
+  }
+  return r;
+})
+V3I(v_sad_u8, {
+  uint32_t s = 0;
+  for (int k = 0; k < 4; ++k) {
+    int p = (a >> (8 * k)) & 0xff, q = (b >> (8 * k)) & 0xff;
+    s += p > q ? p - q : q - p;
+  }
+  return uint32_t(s + c);
+})
+V3I(v_sad_hi_u8, {
+  uint32_t s = 0;
+  for (int k = 0; k < 4; ++k) {
+    int p = (a >> (8 * k)) & 0xff, q = (b >> (8 * k)) & 0xff;
+    s += p > q ? p - q : q - p;
+  }
+  return uint32_t((s << 16) + c);
+})
+V3I(v_sad_u16, {
+  uint32_t s = 0;
+  for (int k = 0; k < 2; ++k) {
+    int p = (a >> (16 * k)) & 0xffff, q = (b >> (16 * k)) & 0xffff;
+    s += p > q ? p - q : q - p;
+  }
+  return uint32_t(s + c);
+})
+V3I(v_sad_u32, {
+  uint32_t p = a, q = b;
+  return uint32_t((p > q ? p - q : q - p) + c);
+})
+// Masked SAD: reference bytes (S1) equal to 0 are skipped.
+V3I(v_msad_u8, {
+  uint32_t s = 0;
+  for (int k = 0; k < 4; ++k) {
+    int p = (a >> (8 * k)) & 0xff, q = (b >> (8 * k)) & 0xff;
+    if (q)
+      s += p > q ? p - q : q - p;
+  }
+  return uint32_t(s + c);
+})
+V2I(v_cvt_pk_u16_u32, {
+  uint32_t p = a, q = b;
+  return (p > 0xffff ? 0xffffu : p) | (q > 0xffff ? 0xffffu : q) << 16;
+})
+V2I(v_cvt_pk_i16_i32, {
+  int32_t p = a, q = b;
+  auto sat = [](int32_t v) {
+    return uint32_t(uint16_t(v > 32767 ? 32767 : v < -32768 ? -32768 : v));
+  };
+  return sat(p) | sat(q) << 16;
+})
+V2I(v_pack_b32_f16, return (a & 0xffff) | (b & 0xffff) << 16;)
+
+// --- 64-bit integer ---
+VOP(v_lshlrev_b64, 2, 32, 64, 0, 64, 0, 0, -1, false, false,
+    return b << (a & 63);)
+VOP(v_lshrrev_b64, 2, 32, 64, 0, 64, 0, 0, -1, false, false,
+    return b >> (a & 63);)
+VOP(v_ashrrev_i64, 2, 32, 64, 0, 64, 0, 0, -1, false, false,
+    return uint64_t(int64_t(b) >> (a & 63));)
+VOP(v_lshl_add_u64, 3, 64, 32, 64, 64, 0, 0, -1, false, false,
+    return (a << (b & 7)) + c;)
+VOP(v_mov_b64, 1, 64, 0, 0, 64, 0, 0, -1, false, false, return a;)
+VOP(v_mad_u64_u32, 3, 32, 32, 64, 64, 0, 0, -1, true, false, {
+  unsigned __int128 r = (unsigned __int128)(uint32_t(a) * uint64_t(uint32_t(b))) + c;
+  x.Cout = uint64_t(r >> 64) != 0;
+  return uint64_t(r);
+})
+VOP(v_mad_i64_i32, 3, 32, 32, 64, 64, 0, 0, -1, true, false, {
+  __int128 r = (__int128)(int64_t(int32_t(a)) * int64_t(int32_t(b))) +
+               (__int128)int64_t(c);
+  x.Cout = r > (__int128)INT64_MAX || r < (__int128)INT64_MIN;
+  return uint64_t(r);
+})
+
+// --- f32 ---
+V2F(v_add_f32, return U(F(a) + F(b));)
+V2F(v_sub_f32, return U(F(a) - F(b));)
+V2F(v_subrev_f32, return U(F(b) - F(a));)
+V2F(v_mul_f32, return U(F(a) * F(b));)
+V2F(v_mul_legacy_f32, {
+  float p = F(a), q = F(b);
+  if (p == 0.0f || q == 0.0f) // 0 * anything (inf, NaN) = 0
+    return U(std::signbit(p) != std::signbit(q) ? -0.0f : 0.0f);
+  return U(p * q);
+})
+V2F(v_min_f32, return minmax32<false>(a, b, x.W->Ieee);)
+V2F(v_max_f32, return minmax32<true>(a, b, x.W->Ieee);)
+V3F(v_fma_f32, return U(std::fma(F(a), F(b), F(c)));)
+V3F(v_fmac_f32, return U(std::fma(F(a), F(b), F(c)));)
+V3F(v_mac_f32, return U(F(a) * F(b) + F(c));)
+V3F(v_mad_f32, return U(F(a) * F(b) + F(c));)
+V3F(v_madmk_f32, return U(F(a) * F(c) + F(b));)
+V3F(v_madak_f32, return U(F(a) * F(b) + F(c));)
+V3F(v_min3_f32, return minmax32<false>(minmax32<false>(a, b, x.W->Ieee), c,
+                                       x.W->Ieee);)
+V3F(v_max3_f32, return minmax32<true>(minmax32<true>(a, b, x.W->Ieee), c,
+                                      x.W->Ieee);)
+V3F(v_med3_f32, {
+  float p = F(a), q = F(b), r = F(c);
+  bool ie = x.W->Ieee;
+  if (p != p || q != q || r != r)
+    return minmax32<false>(minmax32<false>(a, b, ie), c, ie);
+  uint64_t mx = minmax32<true>(minmax32<true>(a, b, ie), c, ie);
+  if (mx == a)
+    return minmax32<true>(b, c, ie);
+  if (mx == b)
+    return minmax32<true>(a, c, ie);
+  return minmax32<true>(a, b, ie);
+})
+V1F(v_trunc_f32, return U(std::trunc(F(a)));)
+V1F(v_ceil_f32, return U(std::ceil(F(a)));)
+V1F(v_floor_f32, return U(std::floor(F(a)));)
+V1F(v_rndne_f32, return U(std::nearbyint(F(a)));)
+V1F(v_fract_f32, {
+  float v = F(a);
+  if (std::isinf(v))
+    return U(std::numeric_limits<float>::quiet_NaN());
+  if (v != v)
+    return quiet32(uint32_t(a));
+  float r = v - std::floor(v);
+  return U(std::min(r, asF(0x3f7fffff)));
+})
+V1F(v_exp_f32, return U(std::exp2(F(a)));)
+V1F(v_log_f32, return U(std::log2(F(a)));)
+V1F(v_rcp_f32, return U(1.0f / F(a));)
+V1F(v_rcp_iflag_f32, return U(1.0f / F(a));)
+V1F(v_rsq_f32, return U(float(1.0 / std::sqrt(double(F(a)))));)
+V1F(v_sqrt_f32, return U(std::sqrt(F(a)));)
+V1F(v_sin_f32, return U(float(std::sin(double(F(a)) * 6.283185307179586)));)
+V1F(v_cos_f32, return U(float(std::cos(double(F(a)) * 6.283185307179586)));)
+V1F(v_frexp_mant_f32, {
+  float v = F(a);
+  if (std::isinf(v) || v != v || v == 0.0f)
+    return a;
+  int e;
+  return U(std::frexp(v, &e));
+})
+VOP(v_frexp_exp_i32_f32, 1, 32, 0, 0, 32, 1, 0, -1, false, false, {
+  float v = F(a);
+  if (std::isinf(v) || v != v || v == 0.0f)
+    return 0u;
+  int e;
+  std::frexp(v, &e);
+  return uint32_t(e);
+})
+VOP(v_ldexp_f32, 2, 32, 32, 0, 32, 1, 32, -1, false, false,
+    return U(std::ldexp(F(a), int32_t(b)));)
+VOP(v_cvt_f32_i32, 1, 32, 0, 0, 32, 0, 32, -1, false, false,
+    return U(float(int32_t(a)));)
+VOP(v_cvt_f32_u32, 1, 32, 0, 0, 32, 0, 32, -1, false, false,
+    return U(float(uint32_t(a)));)
+VOP(v_cvt_i32_f32, 1, 32, 0, 0, 32, 1, 0, -1, false, false,
+    return cvtI32(F(a));)
+VOP(v_cvt_u32_f32, 1, 32, 0, 0, 32, 1, 0, -1, false, false,
+    return cvtU32(F(a));)
+VOP(v_cvt_rpi_i32_f32, 1, 32, 0, 0, 32, 1, 0, -1, false, false,
+    return cvtI32(std::floor(double(F(a)) + 0.5));)
+VOP(v_cvt_flr_i32_f32, 1, 32, 0, 0, 32, 1, 0, -1, false, false,
+    return cvtI32(std::floor(double(F(a))));)
+#define UBYTE(N)                                                               \
+  VOP(v_cvt_f32_ubyte##N, 1, 32, 0, 0, 32, 0, 32, -1, false, false,            \
+      return U(float((a >> (8 * N)) & 0xff));)
+UBYTE(0)
+UBYTE(1)
+UBYTE(2)
+UBYTE(3)
+VOP(v_cvt_f16_f32, 1, 32, 0, 0, 16, 1, 16, -1, false, false,
+    return f2h(F(a));)
+VOP(v_cvt_f32_f16, 1, 16, 0, 0, 32, 1, 32, -1, false, false,
+    return U(h2f(uint16_t(a)));)
+VOP(v_cvt_pkrtz_f16_f32, 2, 32, 32, 0, 32, 3, 0, -1, false, false,
+    return uint32_t(f2h(F(a), true)) | uint32_t(f2h(F(b), true)) << 16;)
+VOP(v_cvt_f32_f64, 1, 64, 0, 0, 32, 1, 32, -1, false, false,
+    return U(float(Dd(a)));)
+VOP(v_cvt_f64_f32, 1, 32, 0, 0, 64, 1, 64, -1, false, false,
+    return U(double(F(a)));)
+VOP(v_cvt_f64_i32, 1, 32, 0, 0, 64, 0, 64, -1, false, false,
+    return U(double(int32_t(a)));)
+VOP(v_cvt_f64_u32, 1, 32, 0, 0, 64, 0, 64, -1, false, false,
+    return U(double(uint32_t(a)));)
+VOP(v_cvt_i32_f64, 1, 64, 0, 0, 32, 1, 0, -1, false, false,
+    return cvtI32(Dd(a));)
+VOP(v_cvt_u32_f64, 1, 64, 0, 0, 32, 1, 0, -1, false, false,
+    return cvtU32(Dd(a));)
+
+// Division helpers. The scaling paths of v_div_scale (extreme exponents,
+// denormals) are refused; div_fixup implements the IEEE special cases.
+VOP(v_div_scale_f32, 3, 32, 32, 32, 32, 7, 32, -1, true, false, {
+  float s0 = F(a), den = F(b), num = F(c);
+  x.Cout = false;
+  if (num == 0.0f || den == 0.0f || !std::isfinite(num) || !std::isfinite(den))
+    return a;
+  int en, ed;
+  std::frexp(num, &en);
+  std::frexp(den, &ed);
+  float q = num / den;
+  if (!std::isnormal(den) || std::fabs(den) >= 0x1p125f ||
+      std::fabs(num) < 0x1p-103f || en - ed >= 96 || !std::isnormal(q) ||
+      std::fabs(q) < 0x1p-125f) {
+    x.Err = "v_div_scale_f32 operands need scaling (not modelled)";
+    return a;
+  }
+  (void)s0;
+  return a;
+})
+VOP(v_div_scale_f64, 3, 64, 64, 64, 64, 7, 64, -1, true, false, {
+  double num = Dd(c), den = Dd(b);
+  x.Cout = false;
+  if (num == 0.0 || den == 0.0 || !std::isfinite(num) || !std::isfinite(den))
+    return a;
+  int en, ed;
+  std::frexp(num, &en);
+  std::frexp(den, &ed);
+  double q = num / den;
+  if (!std::isnormal(den) || std::fabs(den) >= 0x1p1021 ||
+      std::fabs(num) < 0x1p-968 || en - ed >= 768 || !std::isnormal(q) ||
+      std::fabs(q) < 0x1p-1021) {
+    x.Err = "v_div_scale_f64 operands need scaling (not modelled)";
+    return a;
+  }
+  return a;
+})
+VOP(v_div_fmas_f32, 3, 32, 32, 32, 32, 7, 32, 3, false, false, {
+  if (x.Cin)
+    x.Err = "v_div_fmas_f32 with VCC set (scaled division) is not modelled";
+  return U(std::fma(F(a), F(b), F(c)));
+})
+VOP(v_div_fmas_f64, 3, 64, 64, 64, 64, 7, 64, 3, false, false, {
+  if (x.Cin)
+    x.Err = "v_div_fmas_f64 with VCC set (scaled division) is not modelled";
+  return U(std::fma(Dd(a), Dd(b), Dd(c)));
+})
+VOP(v_div_fixup_f32, 3, 32, 32, 32, 32, 7, 32, -1, false, false, {
+  float q = F(a), den = F(b), num = F(c);
+  bool sgn = std::signbit(den) != std::signbit(num);
+  if (num != num)
+    return quiet32(uint32_t(c));
+  if (den != den)
+    return quiet32(uint32_t(b));
+  if (den == 0.0f && num == 0.0f)
+    return 0xffc00000u;
+  if (std::isinf(den) && std::isinf(num))
+    return 0xffc00000u;
+  if (den == 0.0f || std::isinf(num))
+    return U(sgn ? -INFINITY : INFINITY);
+  if (std::isinf(den) || num == 0.0f)
+    return U(sgn ? -0.0f : 0.0f);
+  if (q != q || std::isinf(q))
+    x.Err = "v_div_fixup_f32 overflow/NaN quotient path is not modelled";
+  return U(sgn ? -std::fabs(q) : std::fabs(q));
+})
+VOP(v_div_fixup_f64, 3, 64, 64, 64, 64, 7, 64, -1, false, false, {
+  double q = Dd(a), den = Dd(b), num = Dd(c);
+  bool sgn = std::signbit(den) != std::signbit(num);
+  if (num != num)
+    return c | 0x8000000000000ull;
+  if (den != den)
+    return b | 0x8000000000000ull;
+  if (den == 0.0 && num == 0.0)
+    return 0xfff8000000000000ull;
+  if (std::isinf(den) && std::isinf(num))
+    return 0xfff8000000000000ull;
+  if (den == 0.0 || std::isinf(num))
+    return U(sgn ? -double(INFINITY) : double(INFINITY));
+  if (std::isinf(den) || num == 0.0)
+    return U(sgn ? -0.0 : 0.0);
+  if (q != q || std::isinf(q))
+    x.Err = "v_div_fixup_f64 overflow/NaN quotient path is not modelled";
+  return U(sgn ? -std::fabs(q) : std::fabs(q));
+})
+
+// --- f64 ---
+V2D(v_add_f64, return U(Dd(a) + Dd(b));)
+V2D(v_mul_f64, return U(Dd(a) * Dd(b));)
+V2D(v_min_f64, return minmax64<false>(a, b, x.W->Ieee);)
+V2D(v_max_f64, return minmax64<true>(a, b, x.W->Ieee);)
+V3D(v_fma_f64, return U(std::fma(Dd(a), Dd(b), Dd(c)));)
+V3D(v_fmac_f64, return U(std::fma(Dd(a), Dd(b), Dd(c)));)
+VOP(v_ldexp_f64, 2, 64, 32, 0, 64, 1, 64, -1, false, false,
+    return U(std::ldexp(Dd(a), int32_t(b)));)
+V1D(v_trunc_f64, return U(std::trunc(Dd(a)));)
+V1D(v_ceil_f64, return U(std::ceil(Dd(a)));)
+V1D(v_floor_f64, return U(std::floor(Dd(a)));)
+V1D(v_rndne_f64, return U(std::nearbyint(Dd(a)));)
+V1D(v_fract_f64, {
+  double v = Dd(a);
+  if (std::isinf(v))
+    return U(std::numeric_limits<double>::quiet_NaN());
+  if (v != v)
+    return a | 0x8000000000000ull;
+  return U(std::min(v - std::floor(v), asD(0x3fefffffffffffffull)));
+})
+V1D(v_rcp_f64, return U(1.0 / Dd(a));)
+V1D(v_rsq_f64, return U(1.0 / std::sqrt(Dd(a)));)
+V1D(v_sqrt_f64, return U(std::sqrt(Dd(a)));)
+V1D(v_frexp_mant_f64, {
+  double v = Dd(a);
+  if (std::isinf(v) || v != v || v == 0.0)
+    return a;
+  int e;
+  return U(std::frexp(v, &e));
+})
+VOP(v_frexp_exp_i32_f64, 1, 64, 0, 0, 32, 1, 0, -1, false, false, {
+  double v = Dd(a);
+  if (std::isinf(v) || v != v || v == 0.0)
+    return 0u;
+  int e;
+  std::frexp(v, &e);
+  return uint32_t(e);
+})
+
+// --- f16 (upper 16 bits of the destination preserved; see docs) ---
+V2H(v_add_f16, return f2h(h2f(a) + h2f(b));)
+V2H(v_sub_f16, return f2h(h2f(a) - h2f(b));)
+V2H(v_subrev_f16, return f2h(h2f(b) - h2f(a));)
+V2H(v_mul_f16, return f2h(h2f(a) * h2f(b));)
+V3H(v_fma_f16, return f2h(float(std::fma(double(h2f(a)), double(h2f(b)),
+                                         double(h2f(c)))));)
+V3H(v_fmac_f16, return f2h(float(std::fma(double(h2f(a)), double(h2f(b)),
+                                          double(h2f(c)))));)
+V2H(v_max_f16, {
+  return f2h(asF(minmax32<true>(U(h2f(a)), U(h2f(b)), x.W->Ieee)));
+})
+V2H(v_min_f16, {
+  return f2h(asF(minmax32<false>(U(h2f(a)), U(h2f(b)), x.W->Ieee)));
+})
+
+// --- VOP3P packed and mixed ---
+// Packed: lo result from halves selected by op_sel, hi from op_sel_hi; neg
+// applies to lo, neg_hi to hi.
+template <class Fn> void packed16(Wave &W, const Inst &I, unsigned N, Fn f) {
+  uint64_t A[3][64];
+  Fetcher Fe{W, I};
+  for (unsigned K = 0; K < N; ++K)
+    Fe.fetch(K, 32, false, A[K]);
+  uint64_t Mask = W.exec();
+  uint32_t *P = W.vreg(I.Dst[0].Reg);
+  if (I.Dst[0].Kind != OK::V)
+    return W.fail(ErrorKind::Unsupported, I, "packed result to non-VGPR");
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!((Mask >> L) & 1))
+      continue;
+    uint16_t Lo[3], Hi[3];
+    for (unsigned K = 0; K < N; ++K) {
+      uint32_t V = uint32_t(A[K][L]);
+      Lo[K] = ((I.OpSel >> K) & 1) ? V >> 16 : V & 0xffff;
+      Hi[K] = ((I.OpSelHi >> K) & 1) ? V >> 16 : V & 0xffff;
+    }
+    uint32_t RLo = f(Lo, I.Neg, I.Clamp), RHi = f(Hi, I.NegHi, I.Clamp);
+    P[L] = (RLo & 0xffff) | (RHi << 16);
+  }
+}
+float hn(uint16_t V, uint8_t Neg, unsigned K) {
+  float X = h2f(V);
+  return ((Neg >> K) & 1) ? -X : X;
+}
+uint32_t clampH(float X, bool Cl) {
+  if (Cl)
+    X = X != X ? 0.0f : X < 0 ? 0.0f : X > 1 ? 1.0f : X;
+  return f2h(X);
+}
+void h_v_pk_fma_f16(Wave &W, const Inst &I) {
+  packed16(W, I, 3, [](uint16_t *S, uint8_t Ng, bool Cl) {
+    return clampH(float(std::fma(double(hn(S[0], Ng, 0)), double(hn(S[1], Ng, 1)),
+                                 double(hn(S[2], Ng, 2)))),
+                  Cl);
+  });
+}
+void h_v_pk_mul_f16(Wave &W, const Inst &I) {
+  packed16(W, I, 2, [](uint16_t *S, uint8_t Ng, bool Cl) {
+    return clampH(hn(S[0], Ng, 0) * hn(S[1], Ng, 1), Cl);
+  });
+}
+void h_v_pk_add_f16(Wave &W, const Inst &I) {
+  packed16(W, I, 2, [](uint16_t *S, uint8_t Ng, bool Cl) {
+    return clampH(hn(S[0], Ng, 0) + hn(S[1], Ng, 1), Cl);
+  });
+}
+void h_v_pk_add_u16(Wave &W, const Inst &I) {
+  packed16(W, I, 2, [](uint16_t *S, uint8_t, bool) {
+    return uint32_t(uint16_t(S[0] + S[1]));
+  });
+}
+void h_v_pk_sub_u16(Wave &W, const Inst &I) {
+  packed16(W, I, 2, [](uint16_t *S, uint8_t, bool) {
+    return uint32_t(uint16_t(S[0] - S[1]));
+  });
+}
+void h_v_pk_mul_lo_u16(Wave &W, const Inst &I) {
+  packed16(W, I, 2, [](uint16_t *S, uint8_t, bool) {
+    return uint32_t(uint16_t(S[0] * S[1]));
+  });
+}
+void h_v_pk_lshlrev_b16(Wave &W, const Inst &I) {
+  packed16(W, I, 2, [](uint16_t *S, uint8_t, bool) {
+    return uint32_t(uint16_t(S[1] << (S[0] & 15)));
+  });
+}
+void h_v_pk_lshrrev_b16(Wave &W, const Inst &I) {
+  packed16(W, I, 2, [](uint16_t *S, uint8_t, bool) {
+    return uint32_t(uint16_t(S[1] >> (S[0] & 15)));
+  });
+}
+void h_v_pk_max_f16(Wave &W, const Inst &I) {
+  bool Ie = W.Ieee;
+  packed16(W, I, 2, [Ie](uint16_t *S, uint8_t Ng, bool Cl) {
+    return clampH(asF(minmax32<true>(U(hn(S[0], Ng, 0)), U(hn(S[1], Ng, 1)), Ie)),
+                  Cl);
+  });
+}
+void h_v_pk_min_f16(Wave &W, const Inst &I) {
+  bool Ie = W.Ieee;
+  packed16(W, I, 2, [Ie](uint16_t *S, uint8_t Ng, bool Cl) {
+    return clampH(asF(minmax32<false>(U(hn(S[0], Ng, 0)), U(hn(S[1], Ng, 1)), Ie)),
+                  Cl);
+  });
+}
+
+// v_fma_mix*: op_sel_hi[i] = 1: source i is f16 (op_sel[i] picks the half),
+// else f32. neg = negate, neg_hi = abs.
+template <int Kind> void hFmaMix(Wave &W, const Inst &I) {
+  uint64_t A[3][64];
+  Fetcher Fe{W, I};
+  for (unsigned K = 0; K < 3; ++K)
+    Fe.fetch(K, 32, false, A[K]);
+  uint64_t Mask = W.exec();
+  if (I.Dst[0].Kind != OK::V)
+    return W.fail(ErrorKind::Unsupported, I, "mix result to non-VGPR");
+  uint32_t *P = W.vreg(I.Dst[0].Reg);
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!((Mask >> L) & 1))
+      continue;
+    float S[3];
+    for (unsigned K = 0; K < 3; ++K) {
+      uint32_t V = uint32_t(A[K][L]);
+      float X = ((I.OpSelHi >> K) & 1)
+                    ? h2f(((I.OpSel >> K) & 1) ? V >> 16 : V & 0xffff)
+                    : asF(V);
+      if ((I.NegHi >> K) & 1)
+        X = std::fabs(X);
+      if ((I.Neg >> K) & 1)
+        X = -X;
+      S[K] = X;
+    }
+    float R = std::fma(S[0], S[1], S[2]);
+    if (I.Clamp)
+      R = R != R ? 0.0f : R < 0 ? 0.0f : R > 1 ? 1.0f : R;
+    if (Kind == 0)
+      P[L] = asU(R);
+    else if (Kind == 1)
+      P[L] = (P[L] & 0xffff0000u) | f2h(R);
+    else
+      P[L] = (P[L] & 0xffff) | uint32_t(f2h(R)) << 16;
+  }
+}
+
+// Packed f32 (gfx90a+): each half is a 32-bit lane of a 64-bit register pair.
+template <int Kind> void hPkF32(Wave &W, const Inst &I) {
+  unsigned N = Kind == 2 ? 3 : 2;
+  uint64_t A[3][64];
+  Fetcher Fe{W, I};
+  for (unsigned K = 0; K < N; ++K)
+    Fe.fetch(K, 64, false, A[K]);
+  uint64_t Mask = W.exec();
+  if (I.Dst[0].Kind != OK::V)
+    return W.fail(ErrorKind::Unsupported, I, "packed result to non-VGPR");
+  uint32_t *P = W.vreg(I.Dst[0].Reg), *Q = P + 64;
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!((Mask >> L) & 1))
+      continue;
+    float Lo[3], Hi[3];
+    for (unsigned K = 0; K < N; ++K) {
+      uint64_t V = A[K][L];
+      uint32_t X = ((I.OpSel >> K) & 1) ? uint32_t(V >> 32) : uint32_t(V);
+      uint32_t Y = ((I.OpSelHi >> K) & 1) ? uint32_t(V >> 32) : uint32_t(V);
+      Lo[K] = ((I.Neg >> K) & 1) ? -asF(X) : asF(X);
+      Hi[K] = ((I.NegHi >> K) & 1) ? -asF(Y) : asF(Y);
+    }
+    float RL, RH;
+    if (Kind == 0) {
+      RL = Lo[0] + Lo[1];
+      RH = Hi[0] + Hi[1];
+    } else if (Kind == 1) {
+      RL = Lo[0] * Lo[1];
+      RH = Hi[0] * Hi[1];
+    } else {
+      RL = std::fma(Lo[0], Lo[1], Lo[2]);
+      RH = std::fma(Hi[0], Hi[1], Hi[2]);
+    }
+    P[L] = asU(RL);
+    Q[L] = asU(RH);
+  }
+}
+void h_v_pk_mov_b32(Wave &W, const Inst &I) {
+  uint64_t A[2][64];
+  Fetcher Fe{W, I};
+  Fe.fetch(0, 64, false, A[0]);
+  Fe.fetch(1, 64, false, A[1]);
+  uint64_t Mask = W.exec();
+  uint32_t *P = W.vreg(I.Dst[0].Reg), *Q = P + 64;
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!((Mask >> L) & 1))
+      continue;
+    uint32_t Lo = (I.OpSel & 1) ? uint32_t(A[0][L] >> 32) : uint32_t(A[0][L]);
+    uint32_t Hi = (I.OpSel & 2) ? uint32_t(A[1][L] >> 32) : uint32_t(A[1][L]);
+    P[L] = Lo;
+    Q[L] = Hi;
+  }
+}
+
+// --- Compares (VOPC) ---
+enum CmpT { TF32, TF64, TF16, TI32, TU32, TI64, TU64, TI16, TU16 };
+template <typename T> int cmpResult(T A, T B, unsigned P, bool Float) {
+  bool Un = Float && (A != A || B != B);
+  switch (P) {
+  case 0: return 0;                  // f
+  case 1: return A < B;              // lt
+  case 2: return A == B;             // eq
+  case 3: return A <= B;             // le
+  case 4: return A > B;              // gt
+  case 5: return Float ? (A < B || A > B) : A != B; // lg / ne
+  case 6: return A >= B;             // ge
+  case 7: return Float ? !Un : 1;    // o / t
+  case 8: return Un;                 // u
+  case 9: return !(A >= B);          // nge
+  case 10: return !(A < B || A > B); // nlg
+  case 11: return !(A > B);          // ngt
+  case 12: return !(A <= B);         // nle
+  case 13: return !(A == B);         // neq
+  case 14: return !(A < B);          // nlt
+  case 15: return 1;                 // tru
+  }
+  return 0;
+}
+unsigned classBits(double X, bool Snan) {
+  if (X != X)
+    return Snan ? 1 : 2;
+  bool Neg = std::signbit(X);
+  if (std::isinf(X))
+    return Neg ? 1u << 2 : 1u << 9;
+  if (X == 0)
+    return Neg ? 1u << 5 : 1u << 6;
+  return 0;
+}
+void hCmp(Wave &W, const Inst &I) {
+  unsigned T = I.Aux & 0xff, P = (I.Aux >> 8) & 0xff;
+  bool Cmpx = (I.Aux >> 16) & 1, Class = (I.Aux >> 17) & 1;
+  unsigned Bits = (T == TF64 || T == TI64 || T == TU64) ? 64
+                  : (T == TF16 || T == TI16 || T == TU16) ? 16
+                                                          : 32;
+  bool Float = T == TF32 || T == TF64 || T == TF16;
+  uint64_t A[64], B[64];
+  Fetcher Fe{W, I};
+  Fe.fetch(0, Bits, Float, A);
+  Fe.fetch(1, Class ? 32 : Bits, Float && !Class, B);
+  if (Fe.Bad)
+    return W.fail(ErrorKind::Unsupported, I, "unsupported DPP control");
+  uint64_t Mask = W.exec() & Fe.WriteMask, R = 0;
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!((Mask >> L) & 1))
+      continue;
+    int V;
+    if (Class) {
+      double X;
+      bool Snan, Denorm = false, Normal = false;
+      if (T == TF32) {
+        X = F(A[L]);
+        Snan = isSNaN32(uint32_t(A[L]));
+        Denorm = std::fpclassify(F(A[L])) == FP_SUBNORMAL;
+        Normal = std::isnormal(F(A[L]));
+      } else if (T == TF64) {
+        X = Dd(A[L]);
+        Snan = isSNaN64(A[L]);
+        Denorm = std::fpclassify(X) == FP_SUBNORMAL;
+        Normal = std::isnormal(X);
+      } else {
+        uint16_t H = A[L];
+        X = h2f(H);
+        Snan = (H & 0x7c00) == 0x7c00 && (H & 0x3ff) && !(H & 0x200);
+        Denorm = (H & 0x7c00) == 0 && (H & 0x3ff);
+        Normal = (H & 0x7c00) && (H & 0x7c00) != 0x7c00;
+      }
+      unsigned C = classBits(X, Snan);
+      if (Denorm)
+        C = std::signbit(X) ? 1u << 4 : 1u << 7;
+      if (Normal)
+        C = std::signbit(X) ? 1u << 3 : 1u << 8;
+      V = (C & uint32_t(B[L])) != 0;
+    } else {
+      switch (T) {
+      case TF32: V = cmpResult(F(A[L]), F(B[L]), P, true); break;
+      case TF64: V = cmpResult(Dd(A[L]), Dd(B[L]), P, true); break;
+      case TF16: V = cmpResult(h2f(A[L]), h2f(B[L]), P, true); break;
+      case TI32: V = cmpResult(int32_t(A[L]), int32_t(B[L]), P, false); break;
+      case TU32: V = cmpResult(uint32_t(A[L]), uint32_t(B[L]), P, false); break;
+      case TI64: V = cmpResult(int64_t(A[L]), int64_t(B[L]), P, false); break;
+      case TU64: V = cmpResult(uint64_t(A[L]), uint64_t(B[L]), P, false); break;
+      case TI16: V = cmpResult(int16_t(A[L]), int16_t(B[L]), P, false); break;
+      default: V = cmpResult(uint16_t(A[L]), uint16_t(B[L]), P, false); break;
+      }
+    }
+    R |= uint64_t(V) << L;
+  }
+  if (I.NDst)
+    writeS64(W, I.Dst[0], R);
+  if (Cmpx)
+    W.setExec(R);
+}
+
+// --- Lane-crossing and special moves ---
+void h_v_readlane_b32(Wave &W, const Inst &I) {
+  unsigned Lane = readS32(W, I.Src[1]) & 63;
+  if (I.Src[0].Kind != OK::V)
+    return W.fail(ErrorKind::Invalid, I, "v_readlane source is not a VGPR");
+  writeS32(W, I.Dst[0], W.vreg(I.Src[0].Reg)[Lane]);
+}
+void h_v_readfirstlane_b32(Wave &W, const Inst &I) {
+  uint64_t E = W.exec();
+  unsigned Lane = E ? __builtin_ctzll(E) : 0;
+  uint32_t V;
+  if (I.Src[0].Kind == OK::V)
+    V = W.vreg(I.Src[0].Reg)[Lane];
+  else
+    V = readS32(W, I.Src[0]);
+  writeS32(W, I.Dst[0], V);
+}
+void h_v_writelane_b32(Wave &W, const Inst &I) {
+  unsigned Lane = readS32(W, I.Src[1]) & 63;
+  if (I.Dst[0].Kind != OK::V)
+    return W.fail(ErrorKind::Invalid, I, "v_writelane destination");
+  W.vreg(I.Dst[0].Reg)[Lane] = readS32(W, I.Src[0]);
+}
+void h_v_nop(Wave &, const Inst &) {}
+void h_v_swap_b32(Wave &W, const Inst &I) {
+  // Operands: vdst0, vdst1 (defs); src0, src1 (tied uses).
+  if (I.Dst[0].Kind != OK::V || I.Dst[1].Kind != OK::V)
+    return W.fail(ErrorKind::Invalid, I, "v_swap operands");
+  uint32_t *P = W.vreg(I.Dst[0].Reg), *Q = W.vreg(I.Dst[1].Reg);
+  uint64_t E = W.exec();
+  for (unsigned L = 0; L < 64; ++L)
+    if ((E >> L) & 1)
+      std::swap(P[L], Q[L]);
+}
+// v_movrels: D = VGPR[src + M0]; v_movreld: VGPR[dst + M0] = src;
+// v_movrelsd: VGPR[dst + M0] = VGPR[src + M0].
+template <int Kind> void hMovrel(Wave &W, const Inst &I) {
+  unsigned M0 = W.S[SM0];
+  unsigned SrcR = I.Src[0].Reg + ((Kind == 0 || Kind == 2) ? M0 : 0);
+  unsigned DstR = I.Dst[0].Reg + ((Kind == 1 || Kind == 2) ? M0 : 0);
+  if (I.Dst[0].Kind != OK::V || DstR >= W.NumV ||
+      (I.Src[0].Kind == OK::V && SrcR >= W.NumV))
+    return W.fail(ErrorKind::Fault, I, "v_movrel index out of range");
+  uint32_t *D = W.vreg(DstR);
+  uint64_t E = W.exec();
+  if (I.Src[0].Kind == OK::V) {
+    uint32_t *S = W.vreg(SrcR);
+    for (unsigned L = 0; L < 64; ++L)
+      if ((E >> L) & 1)
+        D[L] = S[L];
+  } else {
+    uint32_t V = readS32(W, I.Src[0]);
+    for (unsigned L = 0; L < 64; ++L)
+      if ((E >> L) & 1)
+        D[L] = V;
+  }
+}
+
+} // namespace
+
+void registerValu(OpTable &T) {
+#define R(NAME) T.add(#NAME, hValu<Op_##NAME>)
+#define RA(NAME) T.add(#NAME, hValu<Op_##NAME>, Fidelity::Approximate)
+  R(v_mov_b32); R(v_not_b32); R(v_bfrev_b32); R(v_ffbh_u32); R(v_ffbl_b32);
+  R(v_ffbh_i32); R(v_add_u32); R(v_sub_u32); R(v_subrev_u32); R(v_add_i32);
+  R(v_sub_i32); R(v_add_co_u32); R(v_sub_co_u32); R(v_subrev_co_u32);
+  R(v_addc_co_u32); R(v_subb_co_u32); R(v_subbrev_co_u32); R(v_cndmask_b32);
+  R(v_and_b32); R(v_or_b32); R(v_xor_b32); R(v_xnor_b32); R(v_lshlrev_b32);
+  R(v_lshrrev_b32); R(v_ashrrev_i32); R(v_min_i32); R(v_max_i32);
+  R(v_min_u32); R(v_max_u32); R(v_mul_u32_u24); R(v_mul_hi_u32_u24);
+  R(v_mul_i32_i24); R(v_mul_hi_i32_i24); R(v_mul_lo_u32); R(v_mul_hi_u32);
+  R(v_mul_hi_i32); R(v_bcnt_u32_b32); R(v_mbcnt_lo_u32_b32);
+  R(v_mbcnt_hi_u32_b32); R(v_bfm_b32); R(v_bfe_u32); R(v_bfe_i32);
+  R(v_bfi_b32); R(v_alignbit_b32); R(v_alignbyte_b32); R(v_add3_u32);
+  R(v_lshl_add_u32); R(v_add_lshl_u32); R(v_lshl_or_b32); R(v_and_or_b32);
+  R(v_or3_b32); R(v_xad_u32); R(v_mad_u32_u24); R(v_mad_i32_i24);
+  R(v_mad_u32_u16); R(v_mad_i32_i16); R(v_min3_i32); R(v_max3_i32);
+  R(v_med3_i32); R(v_min3_u32); R(v_max3_u32); R(v_med3_u32); R(v_perm_b32);
+  R(v_lerp_u8); R(v_sad_u8); R(v_sad_hi_u8); R(v_sad_u16); R(v_sad_u32);
+  R(v_msad_u8); R(v_cvt_pk_u16_u32); R(v_cvt_pk_i16_i32); R(v_pack_b32_f16);
+  R(v_lshlrev_b64); R(v_lshrrev_b64); R(v_ashrrev_i64); R(v_lshl_add_u64);
+  R(v_mov_b64); R(v_mad_u64_u32); R(v_mad_i64_i32);
+  R(v_add_f32); R(v_sub_f32); R(v_subrev_f32); R(v_mul_f32);
+  R(v_mul_legacy_f32); R(v_min_f32); R(v_max_f32); R(v_fma_f32);
+  R(v_fmac_f32); RA(v_mac_f32); RA(v_mad_f32); RA(v_madmk_f32);
+  RA(v_madak_f32); R(v_min3_f32); R(v_max3_f32); R(v_med3_f32);
+  R(v_trunc_f32); R(v_ceil_f32); R(v_floor_f32); R(v_rndne_f32);
+  R(v_fract_f32); RA(v_exp_f32); RA(v_log_f32); RA(v_rcp_f32);
+  RA(v_rcp_iflag_f32); RA(v_rsq_f32); RA(v_sqrt_f32); RA(v_sin_f32);
+  RA(v_cos_f32); R(v_frexp_mant_f32); R(v_frexp_exp_i32_f32);
+  R(v_ldexp_f32); R(v_cvt_f32_i32); R(v_cvt_f32_u32); R(v_cvt_i32_f32);
+  R(v_cvt_u32_f32); R(v_cvt_rpi_i32_f32); R(v_cvt_flr_i32_f32);
+  R(v_cvt_f32_ubyte0); R(v_cvt_f32_ubyte1); R(v_cvt_f32_ubyte2);
+  R(v_cvt_f32_ubyte3); R(v_cvt_f16_f32); R(v_cvt_f32_f16);
+  R(v_cvt_pkrtz_f16_f32); R(v_cvt_f32_f64); R(v_cvt_f64_f32);
+  R(v_cvt_f64_i32); R(v_cvt_f64_u32); R(v_cvt_i32_f64); R(v_cvt_u32_f64);
+  R(v_div_scale_f32); R(v_div_scale_f64); R(v_div_fmas_f32);
+  R(v_div_fmas_f64); R(v_div_fixup_f32); R(v_div_fixup_f64);
+  R(v_add_f64); R(v_mul_f64); R(v_min_f64); R(v_max_f64); R(v_fma_f64);
+  R(v_fmac_f64); R(v_ldexp_f64); R(v_trunc_f64); R(v_ceil_f64);
+  R(v_floor_f64); R(v_rndne_f64); R(v_fract_f64); RA(v_rcp_f64);
+  RA(v_rsq_f64); RA(v_sqrt_f64); R(v_frexp_mant_f64); R(v_frexp_exp_i32_f64);
+  // 16-bit scalar ops: whether the upper half of the destination is kept
+  // or zeroed is not documented per opcode for gfx9: approximate.
+  RA(v_add_f16); RA(v_sub_f16); RA(v_subrev_f16); RA(v_mul_f16);
+  RA(v_fma_f16); RA(v_fmac_f16); RA(v_max_f16); RA(v_min_f16);
+#undef R
+#undef RA
+  T.add("v_pk_fma_f16", h_v_pk_fma_f16);
+  T.add("v_pk_mul_f16", h_v_pk_mul_f16);
+  T.add("v_pk_add_f16", h_v_pk_add_f16);
+  T.add("v_pk_add_u16", h_v_pk_add_u16);
+  T.add("v_pk_sub_u16", h_v_pk_sub_u16);
+  T.add("v_pk_mul_lo_u16", h_v_pk_mul_lo_u16);
+  T.add("v_pk_lshlrev_b16", h_v_pk_lshlrev_b16);
+  T.add("v_pk_lshrrev_b16", h_v_pk_lshrrev_b16);
+  T.add("v_pk_max_f16", h_v_pk_max_f16);
+  T.add("v_pk_min_f16", h_v_pk_min_f16);
+  T.add("v_fma_mix_f32", hFmaMix<0>);
+  T.add("v_fma_mixlo_f16", hFmaMix<1>);
+  T.add("v_fma_mixhi_f16", hFmaMix<2>);
+  T.add("v_pk_add_f32", hPkF32<0>);
+  T.add("v_pk_mul_f32", hPkF32<1>);
+  T.add("v_pk_fma_f32", hPkF32<2>);
+  T.add("v_pk_mov_b32", h_v_pk_mov_b32);
+  T.add("v_readlane_b32", h_v_readlane_b32);
+  T.add("v_readfirstlane_b32", h_v_readfirstlane_b32);
+  T.add("v_writelane_b32", h_v_writelane_b32);
+  T.add("v_nop", h_v_nop);
+  T.add("v_swap_b32", h_v_swap_b32);
+  T.add("v_movrels_b32", hMovrel<0>);
+  T.add("v_movreld_b32", hMovrel<1>);
+  T.add("v_movrelsd_b32", hMovrel<2>);
+  // AGPR moves are plain 32-bit moves between the files.
+  T.add("v_accvgpr_read_b32", hValu<Op_v_mov_b32>);
+  T.add("v_accvgpr_write_b32", hValu<Op_v_mov_b32>);
+  T.add("v_accvgpr_mov_b32", hValu<Op_v_mov_b32>);
+  // Compares.
+  static const char *Preds[16] = {"f",   "lt",  "eq",  "le",  "gt",  "lg",
+                                  "ge",  "o",   "u",   "nge", "nlg", "ngt",
+                                  "nle", "neq", "nlt", "tru"};
+  static const char *IPreds[8] = {"f", "lt", "eq", "le", "gt", "ne", "ge", "t"};
+  static const std::pair<const char *, int> Types[] = {
+      {"f32", TF32}, {"f64", TF64}, {"f16", TF16}, {"i32", TI32},
+      {"u32", TU32}, {"i64", TI64}, {"u64", TU64}, {"i16", TI16},
+      {"u16", TU16}};
+  for (auto &[TN, TI] : Types) {
+    bool Float = TI == TF32 || TI == TF64 || TI == TF16;
+    for (int X = 0; X < 2; ++X) {
+      std::string Pre = X ? "v_cmpx_" : "v_cmp_";
+      if (Float) {
+        for (int P = 0; P < 16; ++P)
+          T.add(Pre + Preds[P] + "_" + TN, hCmp, Fidelity::Exact,
+                TI | P << 8 | X << 16);
+        T.add(Pre + "class_" + TN, hCmp, Fidelity::Exact,
+              TI | X << 16 | 1 << 17);
+      } else {
+        for (int P = 0; P < 8; ++P)
+          T.add(Pre + IPreds[P] + "_" + TN, hCmp, Fidelity::Exact,
+                TI | (P == 7 ? 15 : P) << 8 | X << 16);
+      }
+    }
+  }
+}
+
+} // namespace emu
+} // namespace asmevo
