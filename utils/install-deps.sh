@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   llvm-22-dev clang-22 lld-22 libmlir-22-dev mlir-22-tools llvm-22-tools
   libboost-graph-dev libgtest-dev libgmock-dev libbenchmark-dev
-  cmake ninja-build ccache zstd libzstd-dev python3
+  libclang-rt-22-dev cmake ninja-build ccache zstd libzstd-dev python3
 )
 
 missing=()

@@ -68,6 +68,13 @@ private:
   bool inText(int64_t A) const {
     return A >= int64_t(TextAddr) && A < int64_t(TextAddr + TextSize);
   }
+  /// Where an original file offset lands once .text has grown.
+  uint64_t fileOff(uint64_t Old) const {
+    return Delta && Old >= TextFileEnd ? Old + Delta : Old;
+  }
+  llvm::Error growImage(std::vector<uint8_t> &Img, const CodeObject &Orig,
+                        const ElfSection &Text,
+                        const std::vector<uint8_t> &NewText);
 
   CodeObjectOp Op;
   TargetInfo &TI;
@@ -76,8 +83,12 @@ private:
   std::vector<FunctionLayout> Funcs;
   llvm::DenseMap<Operation *, uint64_t> OpAddr;
   llvm::DenseMap<Block *, uint64_t> BlockAddr;
-  llvm::DenseMap<int64_t, uint64_t> IdAddr;
+  llvm::DenseMap<int64_t, uint64_t> IdAddr;      // landing address
+  llvm::DenseMap<int64_t, uint64_t> IdExactAddr; // the instruction itself
   uint64_t NewTextEnd = 0;
+  // When .text grows: everything after it moves by Delta (a multiple of the
+  // largest segment alignment), in the file and in the address space.
+  uint64_t Growth = 0, Delta = 0, TextFileEnd = ~0ull;
 };
 
 } // namespace
@@ -143,6 +154,7 @@ llvm::Error Emitter::layout() {
         OpAddr[&I] = PC;
         int64_t Id = getInstId(&I);
         if (Id >= 0) {
+          IdExactAddr[Id] = PC;
           if (!IdAddr.insert({Id, Landing}).second)
             return llvm::createStringError(formatv(
                 "function {0}: instruction id {1:x} is used twice", L.Name, Id));
@@ -183,7 +195,9 @@ llvm::Error Emitter::layout() {
 
 llvm::Expected<uint64_t> Emitter::mapAddress(int64_t OldAddr, StringRef What) {
   if (!inText(OldAddr))
-    return uint64_t(OldAddr);
+    return Delta && OldAddr >= int64_t(TextAddr + TextSize)
+               ? uint64_t(OldAddr) + Delta
+               : uint64_t(OldAddr);
   auto It = IdAddr.find(OldAddr);
   if (It == IdAddr.end())
     return llvm::createStringError(
@@ -236,11 +250,14 @@ llvm::Error Emitter::encodeOp(Operation *O, uint64_t Addr,
     auto TargetOrErr = mapAddress(I.getPcrelTarget(), What);
     if (!TargetOrErr)
       return TargetOrErr.takeError();
-    auto AnchorOrErr = mapAddress(I.getPcrelAnchor(), What + " (anchor)");
-    if (!AnchorOrErr)
-      return AnchorOrErr.takeError();
-    if (!inText(I.getPcrelAnchor()))
-      return llvm::createStringError(What + ": anchor is not in .text");
+    // The offset is relative to the s_getpc_b64 itself, not to code a pass
+    // put before it.
+    auto Anchor = IdExactAddr.find(I.getPcrelAnchor());
+    if (Anchor == IdExactAddr.end())
+      return llvm::createStringError(
+          formatv("{0}: its s_getpc_b64 (id {1:x}) no longer exists", What,
+                  I.getPcrelAnchor()));
+    llvm::Expected<uint64_t> AnchorOrErr = Anchor->second;
     if (Bytes.size() != 8)
       return llvm::createStringError(What + ": instruction has no literal");
     uint64_t Offset = *TargetOrErr - (*AnchorOrErr + 4);
@@ -339,10 +356,14 @@ llvm::Error Emitter::patchDescriptorsAndMetadata(std::vector<uint8_t> &Img,
       return llvm::createStringError(
           "kernel " + L.Name +
           " has no descriptor address; new kernels are not supported");
-    KD.KernelCodeEntryByteOffset =
-        int64_t(L.NewStart) - int64_t(K.getDescriptorAddr());
+    auto NewKDAddr = mapAddress(K.getDescriptorAddr(), "descriptor");
+    if (!NewKDAddr)
+      return NewKDAddr.takeError();
+    KD.KernelCodeEntryByteOffset = int64_t(L.NewStart) - int64_t(*NewKDAddr);
     auto OffOrErr =
         fileOffsetOf(Orig, K.getDescriptorAddr(), KernelDescriptor::Size);
+    if (OffOrErr)
+      *OffOrErr = fileOff(*OffOrErr);
     if (!OffOrErr)
       return llvm::createStringError("kernel " + L.Name + ": descriptor: " +
                                      llvm::toString(OffOrErr.takeError()));
@@ -376,8 +397,8 @@ llvm::Error Emitter::patchSymbolsAndRelocations(std::vector<uint8_t> &Img,
       ByOldStart[L.OldStart] = &L;
   for (const ElfSection &S : Orig.sections()) {
     if (S.Type == llvm::ELF::SHT_SYMTAB || S.Type == llvm::ELF::SHT_DYNSYM) {
-      for (uint64_t Off = S.Offset + 24; Off + 24 <= S.Offset + S.Size;
-           Off += 24) {
+      for (uint64_t Off = fileOff(S.Offset) + 24;
+           Off + 24 <= fileOff(S.Offset) + S.Size; Off += 24) {
         uint8_t *Sym = &Img[Off];
         uint8_t Type = Sym[4] & 0xf;
         uint64_t Value = endian::read64le(Sym + 8);
@@ -404,7 +425,8 @@ llvm::Error Emitter::patchSymbolsAndRelocations(std::vector<uint8_t> &Img,
       }
     }
     if (S.Type == llvm::ELF::SHT_RELA) {
-      for (uint64_t Off = S.Offset; Off + 24 <= S.Offset + S.Size; Off += 24) {
+      for (uint64_t Off = fileOff(S.Offset);
+           Off + 24 <= fileOff(S.Offset) + S.Size; Off += 24) {
         uint8_t *R = &Img[Off];
         uint64_t ROff = endian::read64le(R);
         int64_t Addend = int64_t(endian::read64le(R + 16));
@@ -420,6 +442,142 @@ llvm::Error Emitter::patchSymbolsAndRelocations(std::vector<uint8_t> &Img,
       }
     }
   }
+  return llvm::Error::success();
+}
+
+
+/// DT_* tags whose value is an address.
+static bool isAddressTag(uint64_t Tag) {
+  switch (Tag) {
+  case llvm::ELF::DT_PLTGOT:
+  case llvm::ELF::DT_HASH:
+  case llvm::ELF::DT_STRTAB:
+  case llvm::ELF::DT_SYMTAB:
+  case llvm::ELF::DT_RELA:
+  case llvm::ELF::DT_INIT:
+  case llvm::ELF::DT_FINI:
+  case llvm::ELF::DT_REL:
+  case llvm::ELF::DT_JMPREL:
+  case llvm::ELF::DT_INIT_ARRAY:
+  case llvm::ELF::DT_FINI_ARRAY:
+  case llvm::ELF::DT_PREINIT_ARRAY:
+  case llvm::ELF::DT_GNU_HASH:
+  case llvm::ELF::DT_VERSYM:
+  case llvm::ELF::DT_VERDEF:
+  case llvm::ELF::DT_VERNEED:
+  case llvm::ELF::DT_RELR:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// .text grows by Growth bytes: every byte after it in the file, and every
+// address after it, moves by Delta (a multiple of every alignment, so that
+// sections stay aligned and segments keep offset == address mod page size).
+// Headers, dynamic entries, symbols and relocations that point past .text
+// follow. Code inside .text was laid out by layout() already.
+llvm::Error Emitter::growImage(std::vector<uint8_t> &Img, const CodeObject &Orig,
+                               const ElfSection &Text,
+                               const std::vector<uint8_t> &NewText) {
+  uint64_t V = TextAddr + TextSize, F = Text.Offset + TextSize;
+  for (const ElfSection &S : Orig.sections())
+    if (S.isAlloc() && S.Index != Text.Index && S.Size && S.Addr < V &&
+        S.Addr + S.Size > TextAddr)
+      return llvm::createStringError("section " + S.Name +
+                                     " overlaps .text; cannot grow it");
+  std::vector<uint8_t> Out;
+  Out.reserve(Img.size() + Delta);
+  Out.insert(Out.end(), Img.begin(), Img.begin() + Text.Offset);
+  Out.insert(Out.end(), NewText.begin(), NewText.end());
+  Out.resize(Out.size() + (Delta - Growth), 0);
+  Out.insert(Out.end(), Img.begin() + F, Img.end());
+
+  auto shiftAddr = [&](uint8_t *P) {
+    uint64_t A = endian::read64le(P);
+    if (A >= V)
+      endian::write64le(P, A + Delta);
+  };
+  // ELF header: the section header table offset.
+  uint64_t ShOff = endian::read64le(&Out[0x28]);
+  if (ShOff >= F)
+    endian::write64le(&Out[0x28], ShOff + Delta);
+  uint16_t ShNum = endian::read16le(&Out[0x3c]);
+  uint64_t PhOff = endian::read64le(&Out[0x20]);
+  uint16_t PhNum = endian::read16le(&Out[0x38]);
+  // Section headers (64 bytes each).
+  for (unsigned I = 0; I < ShNum; ++I) {
+    uint8_t *Sh = &Out[fileOff(ShOff) + 64 * I];
+    uint64_t Off = endian::read64le(Sh + 0x18);
+    uint64_t Flags = endian::read64le(Sh + 0x08);
+    if (I == Text.Index) {
+      endian::write64le(Sh + 0x20, TextSize + Growth);
+      continue;
+    }
+    if (Off >= F)
+      endian::write64le(Sh + 0x18, Off + Delta);
+    if (Flags & llvm::ELF::SHF_ALLOC)
+      shiftAddr(Sh + 0x10);
+  }
+  // Program headers (56 bytes each).
+  for (unsigned I = 0; I < PhNum; ++I) {
+    uint8_t *Ph = &Out[PhOff + 56 * I];
+    uint64_t Off = endian::read64le(Ph + 0x08);
+    uint64_t VAddr = endian::read64le(Ph + 0x10);
+    uint64_t MemSz = endian::read64le(Ph + 0x28);
+    if (VAddr <= TextAddr && TextAddr < VAddr + MemSz) {
+      if (VAddr + MemSz != V)
+        return llvm::createStringError(
+            "the segment holding .text continues after it; cannot grow it");
+      endian::write64le(Ph + 0x20, endian::read64le(Ph + 0x20) + Growth);
+      endian::write64le(Ph + 0x28, MemSz + Growth);
+      continue;
+    }
+    if (Off >= F)
+      endian::write64le(Ph + 0x08, Off + Delta);
+    if (VAddr >= V && (VAddr || MemSz)) {
+      endian::write64le(Ph + 0x10, VAddr + Delta);
+      shiftAddr(Ph + 0x18);
+    }
+  }
+  for (const ElfSection &S : Orig.sections()) {
+    uint64_t Base = fileOff(S.Offset);
+    if (S.Type == llvm::ELF::SHT_DYNAMIC) {
+      for (uint64_t Off = Base; Off + 16 <= Base + S.Size; Off += 16)
+        if (isAddressTag(endian::read64le(&Out[Off])))
+          shiftAddr(&Out[Off + 8]);
+    } else if (S.Type == llvm::ELF::SHT_SYMTAB ||
+               S.Type == llvm::ELF::SHT_DYNSYM) {
+      for (uint64_t Off = Base + 24; Off + 24 <= Base + S.Size; Off += 24) {
+        uint8_t *Sym = &Out[Off];
+        uint16_t Shndx = endian::read16le(Sym + 6);
+        uint64_t Value = endian::read64le(Sym + 8);
+        if (Shndx == llvm::ELF::SHN_UNDEF || Shndx >= llvm::ELF::SHN_LORESERVE)
+          continue;
+        if (Shndx == Text.Index) {
+          if (Value == V) // the end of .text
+            endian::write64le(Sym + 8, V + Growth);
+          continue; // code: placed by patchSymbolsAndRelocations
+        }
+        if (Value >= V)
+          endian::write64le(Sym + 8, Value + Delta);
+      }
+    } else if (S.Type == llvm::ELF::SHT_RELA) {
+      for (uint64_t Off = Base; Off + 24 <= Base + S.Size; Off += 24) {
+        shiftAddr(&Out[Off]);
+        uint32_t Type = uint32_t(endian::read64le(&Out[Off + 8]));
+        if (Type == llvm::ELF::R_AMDGPU_RELATIVE64) {
+          uint64_t Addend = endian::read64le(&Out[Off + 16]);
+          if (Addend >= V)
+            endian::write64le(&Out[Off + 16], Addend + Delta);
+        }
+      }
+    } else if (S.Type == llvm::ELF::SHT_REL) {
+      return llvm::createStringError("SHT_REL section " + S.Name +
+                                     " is not supported when .text grows");
+    }
+  }
+  Img = std::move(Out);
   return llvm::Error::success();
 }
 
@@ -450,23 +608,34 @@ llvm::Expected<std::vector<uint8_t>> Emitter::run() {
                 TextAddr, TextSize));
   if (llvm::Error E = layout())
     return std::move(E);
+  if (NewTextEnd > TextAddr + TextSize) {
+    Growth = NewTextEnd - (TextAddr + TextSize);
+    uint64_t MaxAlign = 4096;
+    for (const ElfSegment &Seg : Orig.segments())
+      if (Seg.Type == llvm::ELF::PT_LOAD)
+        MaxAlign = std::max<uint64_t>(MaxAlign, Seg.Align);
+    for (const ElfSection &S : Orig.sections())
+      MaxAlign = std::max<uint64_t>(MaxAlign, S.Align);
+    Delta = llvm::alignTo(Growth, MaxAlign);
+    TextFileEnd = Text->Offset + TextSize;
+  }
   std::vector<uint8_t> NewText;
   NewText.reserve(TextSize);
   if (llvm::Error E = encodeText(NewText))
     return std::move(E);
   Stats.TextGrowth = int64_t(NewText.size()) - int64_t(TextSize);
-  if (NewText.size() > TextSize)
-    return llvm::createStringError(formatv(
-        "the rewritten code is {0} bytes longer than .text ({1} bytes); "
-        "growing .text (ELF re-layout) is not implemented",
-        NewText.size() - TextSize, TextSize));
-  uint32_t Fill = Funcs.empty() ? 0 : fillWordOf(Funcs.back().Fn);
-  while (NewText.size() < TextSize)
-    put32(NewText, Fill);
-  std::copy(NewText.begin(), NewText.end(), Img.begin() + Text->Offset);
+  if (Growth) {
+    if (llvm::Error E = growImage(Img, Orig, *Text, NewText))
+      return std::move(E);
+  } else {
+    uint32_t Fill = Funcs.empty() ? 0 : fillWordOf(Funcs.back().Fn);
+    while (NewText.size() < TextSize)
+      put32(NewText, Fill);
+    std::copy(NewText.begin(), NewText.end(), Img.begin() + Text->Offset);
+  }
   if (llvm::Error E = patchDescriptorsAndMetadata(Img, Orig))
     return std::move(E);
-  bool Changed = false;
+  bool Changed = Growth != 0;
   for (const FunctionLayout &L : Funcs)
     Changed |= L.OldStart != int64_t(L.NewStart) ||
                L.OldCodeSize != L.NewCodeSize;

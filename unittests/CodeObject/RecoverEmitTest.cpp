@@ -107,24 +107,33 @@ struct Shape {
   }
 };
 
-/// Where an address points: "function+ordinal" for code, the number itself
-/// for data (which does not move).
-std::string describeTarget(CodeObjectOp CO, int64_t Addr) {
+/// Where an address points: "function+ordinal" for code, "section+offset"
+/// for data (which moves when .text grows).
+std::string describeTarget(CodeObjectOp CO, const CodeObject &Obj,
+                           int64_t Addr) {
+  // A reference lands on new (id-less) instructions put right before its
+  // target, as emission defines it.
   for (Operation &Fn : CO.getBodyBlock()) {
     unsigned Ordinal = 0;
-    for (Block &B : Fn.getRegion(0))
+    for (Block &B : Fn.getRegion(0)) {
+      unsigned Landing = Ordinal;
       for (Operation &I : B) {
         if (getInstId(&I) == Addr)
           return llvm::formatv("{0}+{1}",
-                               cast<SymbolOpInterface>(Fn).getName(), Ordinal)
+                               cast<SymbolOpInterface>(Fn).getName(), Landing)
               .str();
         ++Ordinal;
+        if (getInstId(&I) >= 0)
+          Landing = Ordinal;
       }
+    }
   }
+  if (const ElfSection *S = Obj.sectionAt(Addr))
+    return llvm::formatv("{0}+{1:x}", S->Name, Addr - S->Addr).str();
   return llvm::formatv("data:{0:x}", Addr).str();
 }
 
-std::map<std::string, Shape> shapesOf(CodeObjectOp CO) {
+std::map<std::string, Shape> shapesOf(CodeObjectOp CO, const CodeObject &Obj) {
   TargetInfo &TI = *llvm::cantFail(CO.getTargetInfo());
   std::map<std::string, Shape> Result;
   for (Operation &Fn : CO.getBodyBlock()) {
@@ -140,7 +149,7 @@ std::map<std::string, Shape> shapesOf(CodeObjectOp CO) {
           const DecodedInst *D = TI.decode(Inst.getBytes());
           std::string Text = D->Mnemonic;
           if (Inst.getPcrelPart() != InstOp::NoPcRel)
-            Text += " -> " + describeTarget(CO, Inst.getPcrelTarget());
+            Text += " -> " + describeTarget(CO, Obj, Inst.getPcrelTarget());
           else
             Text = TI.print(D->Inst);
           Insts.push_back(Text);
@@ -158,6 +167,22 @@ std::map<std::string, Shape> shapesOf(CodeObjectOp CO) {
   return Result;
 }
 
+std::string firstDifference(const Shape &A, const Shape &B) {
+  if (A.Blocks.size() != B.Blocks.size())
+    return llvm::formatv("{0} blocks vs {1}", A.Blocks.size(), B.Blocks.size());
+  for (size_t I = 0; I < A.Blocks.size(); ++I) {
+    if (A.Succs[I] != B.Succs[I])
+      return llvm::formatv("block {0}: successors differ", I);
+    for (size_t J = 0; J < std::max(A.Blocks[I].size(), B.Blocks[I].size()); ++J) {
+      std::string X = J < A.Blocks[I].size() ? A.Blocks[I][J] : "<none>";
+      std::string Y = J < B.Blocks[I].size() ? B.Blocks[I][J] : "<none>";
+      if (X != Y)
+        return llvm::formatv("block {0} inst {1}: '{2}' vs '{3}'", I, J, X, Y);
+    }
+  }
+  return "";
+}
+
 /// Runs a pipeline, emits, recovers the result, and checks that the
 /// recovered IR has the rewritten IR's shape.
 void checkRelayout(MLIRContext &Ctx, const std::string &Path,
@@ -167,7 +192,7 @@ void checkRelayout(MLIRContext &Ctx, const std::string &Path,
   PassManager PM(&Ctx, CodeObjectOp::getOperationName());
   ASSERT_TRUE(succeeded(parsePassPipeline(Pipeline, PM)));
   ASSERT_TRUE(succeeded(PM.run(*L.Op)));
-  auto Before = shapesOf(*L.Op);
+  auto Before = shapesOf(*L.Op, *L.CO);
   EmitStats Stats;
   auto Bytes = emitCodeObject(*L.Op, &Stats);
   if (!Bytes) {
@@ -181,11 +206,13 @@ void checkRelayout(MLIRContext &Ctx, const std::string &Path,
   ASSERT_TRUE(Out);
   auto Recovered = recoverCodeObject(Ctx, *Out);
   ASSERT_TRUE(bool(Recovered)) << llvm::toString(Recovered.takeError());
-  auto After = shapesOf(**Recovered);
+  auto After = shapesOf(**Recovered, *Out);
   ASSERT_EQ(Before.size(), After.size());
   for (auto &[Name, S] : Before) {
     ASSERT_TRUE(After.count(Name)) << Name;
-    EXPECT_TRUE(S == After[Name]) << "function " << Name << " of " << Path;
+    EXPECT_TRUE(S == After[Name])
+        << "function " << Name << " of " << Path << ": "
+        << firstDifference(S, After[Name]);
   }
   // Every kernel's entry is its function's new start.
   for (const KernelInfo &K : Out->kernels()) {
@@ -208,6 +235,12 @@ void checkRelayout(MLIRContext &Ctx, const std::string &Path,
 
 TEST_P(KernelTest, InsertedNopsKeepTheCFG) {
   checkRelayout(Ctx, GetParam(), "amdgcn-test-insert-nop{count=1}", true);
+}
+
+TEST_P(KernelTest, GrowingTextKeepsTheCFG) {
+  // Enough new code that .text must grow and every later section move.
+  checkRelayout(Ctx, GetParam(), "amdgcn-test-insert-nop{count=40 all-blocks=true}",
+                true);
 }
 
 TEST_P(KernelTest, DeletionsKeepTheCFG) {

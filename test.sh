@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test: GoogleTest through
+# ctest and the lit/FileCheck suite.
+#   ./test.sh            the default suite (well under CI's time)
+#   ./test.sh --corpus   also the corpus-scale runs over Debian's ROCm code
+#                        objects (fetched by utils/fetch-rocm-corpus.sh)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+build="${ASMEVO_BUILD_DIR:-$root/build}"
+corpus=0
+for arg in "$@"; do
+  case "$arg" in
+    --corpus) corpus=1 ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    *) echo "test.sh: unknown argument '$arg'" >&2; exit 2 ;;
+  esac
+done
+
+"$root/utils/install-deps.sh"
+"$root/utils/build.sh"
+
+echo "== ctest (GoogleTest and other registered tests)"
+ctest --test-dir "$build" -j "$(nproc)" --output-on-failure
+echo "== lit (FileCheck tests)"
+/usr/lib/llvm-22/bin/lit -sv "$build/test"
+
+if [ "$corpus" = 1 ]; then
+  echo "== corpus: fetching/extracting Debian's ROCm code objects"
+  ASMEVO_EXTRACT="$build/bin/asmevo-extract" "$root/utils/fetch-rocm-corpus.sh" "$root/corpus"
+  echo "== corpus: round-trip gate over gfx942 and gfx90a objects"
+  "$build/bin/asmevo-corpus" --manifest "$root/corpus/manifest.txt" \
+    --arch gfx942,gfx90a --jobs "$(nproc)"
+fi
