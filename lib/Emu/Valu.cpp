@@ -798,6 +798,8 @@ V3F(v_mac_f32, return U(F(a) * F(b) + F(c));)
 V3F(v_mad_f32, return U(F(a) * F(b) + F(c));)
 V3F(v_madmk_f32, return U(F(a) * F(c) + F(b));)
 V3F(v_madak_f32, return U(F(a) * F(b) + F(c));)
+V3F(v_fmamk_f32, return U(std::fma(F(a), F(c), F(b)));)
+V3F(v_fmaak_f32, return U(std::fma(F(a), F(b), F(c)));)
 V3F(v_min3_f32, return minmax32<false>(minmax32<false>(a, b, x.W->Ieee), c,
                                        x.W->Ieee);)
 V3F(v_max3_f32, return minmax32<true>(minmax32<true>(a, b, x.W->Ieee), c,
@@ -1398,7 +1400,7 @@ void registerValu(OpTable &T) {
   R(v_mov_b64); R(v_mad_u64_u32); R(v_mad_i64_i32);
   R(v_add_f32); R(v_sub_f32); R(v_subrev_f32); R(v_mul_f32);
   R(v_mul_legacy_f32); R(v_min_f32); R(v_max_f32); R(v_fma_f32);
-  R(v_fmac_f32); RA(v_mac_f32); RA(v_mad_f32); RA(v_madmk_f32);
+  R(v_fmac_f32); R(v_fmamk_f32); R(v_fmaak_f32); RA(v_mac_f32); RA(v_mad_f32); RA(v_madmk_f32);
   RA(v_madak_f32); R(v_min3_f32); R(v_max3_f32); R(v_med3_f32);
   R(v_trunc_f32); R(v_ceil_f32); R(v_floor_f32); R(v_rndne_f32);
   R(v_fract_f32); RA(v_exp_f32); RA(v_log_f32); RA(v_rcp_f32);
