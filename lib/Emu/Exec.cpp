@@ -209,10 +209,10 @@ void Scoreboard::waitLGKM(unsigned N) {
 static void recordError(Shared &Sh, uint64_t Order, ErrorKind K,
                         const std::string &Msg) {
   std::lock_guard<std::mutex> L(Sh.ErrMutex);
-  if (Sh.ErrKind == ErrorKind::None || Order < Sh.ErrOrder) {
+  if (Sh.ErrKind == ErrorKind::None || Order < Sh.ErrOrder.load()) {
     Sh.ErrKind = K;
     Sh.ErrMsg = Msg;
-    Sh.ErrOrder = Order;
+    Sh.ErrOrder.store(Order);
   }
   Sh.Abort.store(true, std::memory_order_relaxed);
 }
@@ -422,9 +422,8 @@ static void runWave(Wave &W) {
     W.PC = I->PC + I->Size;
     I->Fn(W, *I);
     if (I->IsMem && I->MemCounters && W.St != Wave::Failed)
-      W.SB.issue(I->PC, I->MemCounters & 3 ? (I->MemCounters & 1) |
-                                                 ((I->MemCounters & 6) ? 2 : 0)
-                                           : 0,
+      W.SB.issue(I->PC,
+                 (I->MemCounters & 1) | ((I->MemCounters & 6) ? 2 : 0),
                  I->MemCounters & 4, I->Defs);
     ++C.Executed;
     if (++W.Executed > Budget) {
@@ -435,8 +434,7 @@ static void runWave(Wave &W) {
                  .str());
       break;
     }
-    if ((W.Executed & 0xfff) == 0 &&
-        Sh.Abort.load(std::memory_order_relaxed))
+    if ((W.Executed & 0xfff) == 0 && Sh.stopped(C.WgLinear))
       break;
   }
 }
@@ -450,7 +448,7 @@ static void runWorkgroup(Workgroup &WG, Ctx &C) {
       if (W->St != Wave::Running)
         continue;
       runWave(*W);
-      if (W->St == Wave::Failed || C.Sh->Abort.load(std::memory_order_relaxed))
+      if (W->St == Wave::Failed || C.Sh->stopped(C.WgLinear))
         return;
     }
     unsigned AtBarrier = 0, Done = 0;
@@ -845,7 +843,7 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
       Waves.push_back(std::make_unique<Wave>());
     for (;;) {
       uint64_t L = Next.fetch_add(1);
-      if (L >= NumWG || Sh.Abort.load(std::memory_order_relaxed))
+      if (L >= NumWG || Sh.stopped(L))
         break;
       C.WgLinear = L;
       WG.Id = {uint32_t(L % Pl.Grid[0]), uint32_t(L / Pl.Grid[0] % Pl.Grid[1]),

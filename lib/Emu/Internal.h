@@ -242,7 +242,12 @@ struct Shared {
   std::mutex ErrMutex;
   ErrorKind ErrKind = ErrorKind::None;
   std::string ErrMsg;
-  uint64_t ErrOrder = ~0ull; // workgroup linear id of the recorded error
+  std::atomic<uint64_t> ErrOrder{~0ull}; // workgroup linear id of the error
+  /// True when workgroup L need not run on: an earlier one failed.
+  bool stopped(uint64_t L) const {
+    return Abort.load(std::memory_order_relaxed) &&
+           L > ErrOrder.load(std::memory_order_relaxed);
+  }
   std::mutex TraceMutex;
   static constexpr unsigned NumLocks = 256;
   std::mutex AtomicLocks[NumLocks];
