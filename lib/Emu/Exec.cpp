@@ -420,7 +420,31 @@ static void runWave(Wave &W) {
                     W.exec(), P.text(*I));
     }
     W.PC = I->PC + I->Size;
-    I->Fn(W, *I);
+    if (W.GprIdxOn && I->IsValu) {
+      // VGPR indexing mode: M0[7:0] is added to the VGPR operands selected
+      // by M0[15:12] (SRC0, SRC1, SRC2, DST).
+      Inst T = *I;
+      unsigned Idx = W.S[SM0] & 0xff, Mode = (W.S[SM0] >> 12) & 0xf;
+      bool Bad = false;
+      for (unsigned K = 0; K < 3 && K < T.NSrc; ++K)
+        if ((Mode >> K & 1) && T.Src[K].Kind == OK::V) {
+          T.Src[K].Reg += Idx;
+          Bad |= T.Src[K].Reg + T.Src[K].Count > W.NumV;
+        }
+      if ((Mode & 8) && T.NDst && T.Dst[0].Kind == OK::V) {
+        T.Dst[0].Reg += Idx;
+        Bad |= T.Dst[0].Reg + T.Dst[0].Count > W.NumV;
+      }
+      T.Simple = false;
+      if (Bad) {
+        W.fail(ErrorKind::Fault, *I, "indexed VGPR (s_set_gpr_idx) beyond "
+                                     "the allocated VGPRs");
+        break;
+      }
+      T.Fn(W, T);
+    } else {
+      I->Fn(W, *I);
+    }
     if (I->IsMem && I->MemCounters && W.St != Wave::Failed)
       W.SB.issue(I->PC,
                  (I->MemCounters & 1) | ((I->MemCounters & 6) ? 2 : 0),

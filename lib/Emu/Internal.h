@@ -95,6 +95,8 @@ struct Inst {
   bool BoundCtrl = false;
   // MAI
   uint8_t Cbsz = 0, Abid = 0, Blgp = 0;
+  // FLAT: the ADDR field (VGPR number of vaddr) of the encoding.
+  uint16_t AddrReg = 0;
   // Format-specific control values (offsets, simm16, flags...).
   int64_t Off = 0;
   uint32_t C0 = 0, C1 = 0, C2 = 0;

@@ -285,19 +285,24 @@ void doLane(Wave &W, const Inst &I, uint8_t *Ptr, int Space, unsigned Lane,
 void hFlat(Wave &W, const Inst &I) {
   unsigned Seg = I.C0;
   bool HasV = I.C1 & 2, HasS = I.C1 & 4;
-  if (I.C1 & 1)
+  // Bit 13 is LDS for FLAT/GLOBAL, SVE (VGPR address enable) for scratch.
+  if ((I.C1 & 1) && Seg != 1)
     return W.fail(ErrorKind::Unsupported, I, "FLAT loads into LDS (lds bit)");
   const Opnd *VAddr = nullptr, *SAddr = nullptr, *Data = nullptr;
+  // The MCInst operand order differs between variants (scratch stores put
+  // vdata first): vaddr is the VGPR named by the encoding's ADDR field.
+  for (unsigned K = 0; K < I.NSrc; ++K) {
+    const Opnd &O = I.Src[K];
+    if (O.Kind == OK::V && HasV && !VAddr && O.Reg == I.AddrReg)
+      VAddr = &O;
+  }
   for (unsigned K = 0; K < I.NSrc; ++K) {
     const Opnd &O = I.Src[K];
     if (O.Kind == OK::S || O.Kind == OK::Imm) {
       if (!SAddr && HasS)
         SAddr = &O;
-    } else if (O.isVReg()) {
-      if (HasV && !VAddr)
-        VAddr = &O;
-      else if (!Data)
-        Data = &O;
+    } else if (O.isVReg() && &O != VAddr && !Data) {
+      Data = &O;
     }
   }
   MK Kind = auxKind(I.Aux);

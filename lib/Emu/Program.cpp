@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
@@ -249,16 +250,30 @@ void Program::predecode(Inst &I, ArrayRef<uint8_t> Bytes) {
   unsigned NumDefs = Desc.getNumDefs();
   const MCInst &MI = D->Inst;
   unsigned N = std::min<unsigned>(MI.getNumOperands(), Desc.getNumOperands());
+  bool IsDpp = TS & InstFlag::DPP;
   for (unsigned K = 0; K < N; ++K) {
     if (Desc.operands()[K].RegClass == -1)
       continue;
+    // DPP: the tied "old" source is the destination's previous value, which
+    // the handlers keep by not writing disabled lanes.
+    if (IsDpp && K >= NumDefs &&
+        Desc.getOperandConstraint(K, MCOI::TIED_TO) != -1)
+      continue;
     const MCOperand &MO = MI.getOperand(K);
     Opnd O;
+    int64_t Val;
     if (MO.isReg())
       O = classifyReg(*TI, SM, MO.getReg());
     else if (MO.isImm()) {
       O.Kind = OK::Imm;
       O.Imm = uint64_t(MO.getImm());
+    } else if (MO.isDFPImm()) {
+      O.Kind = OK::Imm;
+      O.Imm = MO.getDFPImm();
+    } else if (MO.isExpr() && MO.getExpr()->evaluateAsAbsolute(Val)) {
+      // Literals printed as lit(...) are constant expressions.
+      O.Kind = OK::Imm;
+      O.Imm = uint64_t(Val);
     } else {
       O.Kind = OK::Bad;
     }
@@ -414,6 +429,7 @@ void Program::predecode(Inst &I, ArrayRef<uint8_t> Bytes) {
                 OpName.ends_with("_ST")) ||
               OpName.contains("_SVS");
     I.C1 = ((W0 >> 13) & 1) | (VAddr ? 2 : 0) | (SAddr ? 4 : 0);
+    I.AddrReg = W1 & 0xff;
     I.C2 = (W0 >> 16) & 1; // glc/sc0
     I.Off = Seg == 0 ? int64_t(W0 & 0xfff) : sext(W0 & 0x1fff, 13);
   } else if (TS & InstFlag::MUBUF) {

@@ -69,12 +69,16 @@ def main():
             continue
         case_dir = os.path.join(args.cases, name)
         for arch in archs.split(","):
-            obj = os.path.join(args.kernels, "%s-%s-v5.hsaco" % (source, arch))
+            src = source
+            if ":" in arch:  # arch:other-source-stem (a variant build)
+                arch, src = arch.split(":", 1)
+            obj = os.path.join(args.kernels, "%s-%s-v5.hsaco" % (src, arch))
+            arch = arch if src == source else arch + "/" + src
             if not os.path.exists(obj):
                 print("SKIP %s %s (no %s)" % (name, arch, obj))
                 skipped += 1
                 continue
-            out = os.path.join(args.cases, "out", name + "-" + arch)
+            out = os.path.join(args.cases, "out", name + "-" + arch.replace("/", "-"))
             os.makedirs(out, exist_ok=True)
             cmd = [args.asmevo_run, obj, "--kernel", kernel, "--spec",
                    os.path.join(case_dir, "spec.json"), "--out", out,
