@@ -238,7 +238,7 @@ private:
 
 llvm::Expected<OwningOpRef<CodeObjectOp>> Recoverer::run() {
   Location Loc = UnknownLoc::get(&Ctx);
-  OwningOpRef<CodeObjectOp> Op = B.create<CodeObjectOp>(Loc, CO.targetId());
+  OwningOpRef<CodeObjectOp> Op = CodeObjectOp::create(B, Loc, CO.targetId());
   ArrayRef<uint8_t> Img = CO.image();
   auto Blob = HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<char>(
       reinterpret_cast<const char *>(Img.data()), Img.size()));
@@ -523,7 +523,7 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
   while (Align > 4 && F.Start % Align)
     Align /= 2;
   if (F.Kernel) {
-    auto K = B.create<KernelOp>(Loc, B.getStringAttr(F.Name),
+    auto K = KernelOp::create(B, Loc, B.getStringAttr(F.Name),
                                 B.getI64IntegerAttr(F.Start),
                                 B.getI64IntegerAttr(Align),
                                 B.getI64IntegerAttr(F.Kernel->DescriptorAddr),
@@ -538,7 +538,7 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
     Region = &K.getBody();
     ++Stats.Kernels;
   } else {
-    auto Fn = B.create<FuncOp>(Loc, B.getStringAttr(F.Name),
+    auto Fn = FuncOp::create(B, Loc, B.getStringAttr(F.Name),
                                B.getI64IntegerAttr(F.Start),
                                B.getI64IntegerAttr(Align),
                                DenseI64ArrayAttr(), StringAttr());
@@ -580,7 +580,7 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
       if (Cur && (Cur->empty() ||
                   !Cur->back().hasTrait<OpTrait::IsTerminator>())) {
         B.setInsertionPointToEnd(Cur);
-        B.create<FallthroughOp>(Loc, BlockRange{Next});
+        FallthroughOp::create(B, Loc, BlockRange{Next});
       }
       Cur = Next;
     }
@@ -588,7 +588,7 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
     RawInst &R = Insts[I];
     int64_t Id = R.Addr;
     if (!R.D) {
-      B.create<RawOp>(Loc, Id, word(R.Bytes));
+      RawOp::create(B, Loc, Id, word(R.Bytes));
       ++Stats.RawWords;
       continue;
     }
@@ -602,25 +602,25 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
       return Enc;
     };
     if (R.BranchTarget >= 0 && M == "s_branch") {
-      B.create<BranchOp>(Loc, Id, blockFor(R.BranchTarget));
+      BranchOp::create(B, Loc, Id, blockFor(R.BranchTarget));
       continue;
     }
     if (R.BranchTarget >= 0) {
       Block *Fall = BlockAt.count(I + 1) ? BlockAt[I + 1] : nullptr;
       if (Fall) {
-        B.create<CondBranchOp>(Loc, Id, M, blockFor(R.BranchTarget), Fall);
+        CondBranchOp::create(B, Loc, Id, M, blockFor(R.BranchTarget), Fall);
         continue;
       }
       // A conditional branch that is the last instruction: it falls out of
       // the function, which was marked not relocatable above.
     }
     if (M == "s_endpgm" && R.Bytes.size() == 4 && (W & 0xffff) == 0) {
-      B.create<EndpgmOp>(Loc, Id);
+      EndpgmOp::create(B, Loc, Id);
       continue;
     }
     if (M.starts_with("s_endpgm") || M == "s_setpc_b64" ||
         (M == "s_branch" || M.starts_with("s_cbranch_"))) {
-      auto Op = B.create<IndirectOp>(Loc, Id, encOf(R.Bytes));
+      auto Op = IndirectOp::create(B, Loc, Id, encOf(R.Bytes));
       (void)Op;
       if (!M.starts_with("s_endpgm") && M != "s_setpc_b64" &&
           NotRelocatable.empty()) {
@@ -635,18 +635,18 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
       continue;
     }
     if (M == "s_waitcnt" && R.Bytes.size() == 4) {
-      B.create<WaitcntOp>(Loc, Id, int64_t(W & 0xffff));
+      WaitcntOp::create(B, Loc, Id, int64_t(W & 0xffff));
       continue;
     }
     if (M == "s_nop" && R.Bytes.size() == 4) {
-      B.create<NopOp>(Loc, Id, int64_t(W & 0xffff));
+      NopOp::create(B, Loc, Id, int64_t(W & 0xffff));
       continue;
     }
     if (M == "s_barrier" && R.Bytes.size() == 4 && (W & 0xffff) == 0) {
-      B.create<BarrierOp>(Loc, Id);
+      BarrierOp::create(B, Loc, Id);
       continue;
     }
-    auto Inst = B.create<InstOp>(Loc, Id, encOf(R.Bytes), R.PcRelPart,
+    auto Inst = InstOp::create(B, Loc, Id, encOf(R.Bytes), R.PcRelPart,
                                  R.PcRelTarget, R.PcRelAnchor);
     (void)Inst;
   }
@@ -654,12 +654,12 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
   // function (only possible for not-relocatable functions).
   if (Cur && (Cur->empty() || !Cur->back().hasTrait<OpTrait::IsTerminator>())) {
     B.setInsertionPointToEnd(Cur);
-    B.create<FallthroughOp>(Loc, BlockRange{});
+    FallthroughOp::create(B, Loc, BlockRange{});
   }
   if (Region->empty()) {
     Region->push_back(new Block());
     B.setInsertionPointToEnd(&Region->back());
-    B.create<FallthroughOp>(Loc, BlockRange{});
+    FallthroughOp::create(B, Loc, BlockRange{});
   }
   return llvm::Error::success();
 }

@@ -937,3 +937,91 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
 
 } // namespace emu
 } // namespace asmevo
+
+namespace asmevo {
+namespace emu {
+
+SnippetResult runSnippet(StringRef CPU, ArrayRef<uint8_t> Code,
+                         const SnippetState &Init, Memory *Mem,
+                         const RunOptions &Opts) {
+  SnippetResult Res;
+  auto TI = TargetInfo::get(CPU, "");
+  if (!TI) {
+    Res.Run.Kind = ErrorKind::Invalid;
+    Res.Run.Message = toString(TI.takeError());
+    return Res;
+  }
+  Program P;
+  P.TI = *TI;
+  P.IsGfx942 = CPU != "gfx90a";
+  P.LoadBase = Emulator::CodeLoadBase;
+  std::vector<uint8_t> Bytes(Code.begin(), Code.end());
+  Program::CodeRange CR;
+  CR.Begin = P.LoadBase;
+  CR.End = P.LoadBase + Bytes.size();
+  CR.Bytes = Bytes;
+  size_t NSlots = (Bytes.size() + 3) / 4;
+  CR.Slots.reset(new std::atomic<Inst *>[NSlots]);
+  for (size_t K = 0; K < NSlots; ++K)
+    CR.Slots[K].store(nullptr);
+  P.Ranges.push_back(std::move(CR));
+  Memory Local;
+  Shared Sh;
+  Sh.Mem = Mem ? Mem : &Local;
+  Sh.Prog = &P;
+  Sh.Opts = &Opts;
+  Sh.IsGfx942 = P.IsGfx942;
+  Ctx C;
+  C.Sh = &Sh;
+  Workgroup WG;
+  WG.Lds = Init.Lds;
+  WG.LdsWriter.assign((WG.Lds.size() + 3) / 4, 0);
+  WG.LdsReader.assign((WG.Lds.size() + 3) / 4, 0);
+  auto W = std::make_unique<Wave>();
+  std::copy(Init.S.begin(), Init.S.end(), W->S);
+  W->NumV = Init.V.size();
+  W->NumA = Init.A.size();
+  W->VStore.assign(size_t(512 + 256) * 64, 0);
+  W->V = W->VStore.data();
+  W->A = W->VStore.data() + size_t(512) * 64;
+  for (size_t R = 0; R < Init.V.size(); ++R)
+    std::copy(Init.V[R].begin(), Init.V[R].end(), W->V + R * 64);
+  for (size_t R = 0; R < Init.A.size(); ++R)
+    std::copy(Init.A[R].begin(), Init.A[R].end(), W->A + R * 64);
+  W->SB.PendV.assign(512, 0);
+  W->SB.KindV.assign(512, 0);
+  W->SB.PendA.assign(256, 0);
+  W->SB.KindA.assign(256, 0);
+  W->setExec(Init.Exec);
+  W->SCC = Init.SCC;
+  W->Mode = Init.Mode;
+  W->Ieee = Init.Ieee;
+  W->PC = P.LoadBase;
+  W->PrivPerLane = 256;
+  W->Priv.assign(256 * 64, 0);
+  W->WG = &WG;
+  W->C = &C;
+  W->St = Wave::Running;
+  WG.Waves.push_back(W.get());
+  runWorkgroup(WG, C);
+  Res.Run.Kind = Sh.ErrKind;
+  Res.Run.Message = Sh.ErrMsg;
+  Res.Run.WaveInstructions = C.Executed;
+  SnippetState &S = Res.State;
+  std::copy(W->S, W->S + 128, S.S.begin());
+  S.V.resize(Init.V.size());
+  for (size_t R = 0; R < S.V.size(); ++R)
+    std::copy(W->V + R * 64, W->V + R * 64 + 64, S.V[R].begin());
+  S.A.resize(Init.A.size());
+  for (size_t R = 0; R < S.A.size(); ++R)
+    std::copy(W->A + R * 64, W->A + R * 64 + 64, S.A[R].begin());
+  S.Exec = W->exec();
+  S.SCC = W->SCC;
+  S.Mode = W->Mode;
+  S.Ieee = W->Ieee;
+  S.Lds = WG.Lds;
+  return Res;
+}
+
+} // namespace emu
+} // namespace asmevo

@@ -36,7 +36,7 @@ struct TestInsertNopPass
           continue;
         B.setInsertionPointToStart(&Blk);
         for (unsigned I = 0; I < count; ++I)
-          B.create<NopOp>(UnknownLoc::get(&getContext()), /*id=*/-1, 0);
+          NopOp::create(B, UnknownLoc::get(&getContext()), /*id=*/-1, 0);
       }
     }
   }

@@ -25,16 +25,16 @@ struct DialectTest : public ::testing::Test {
 
 TEST_F(DialectTest, WaitcntFieldsRoundTrip) {
   OpBuilder B(&Ctx);
-  auto CO = B.create<CodeObjectOp>(UnknownLoc::get(&Ctx), "amdgcn-amd-amdhsa--gfx942");
+  auto CO = CodeObjectOp::create(B, UnknownLoc::get(&Ctx), "amdgcn-amd-amdhsa--gfx942");
   B.setInsertionPointToStart(&CO.getBodyBlock());
   int64_t Imm = WaitcntOp::encodeCounts(5, 7, 15);
-  auto W = B.create<WaitcntOp>(UnknownLoc::get(&Ctx), 0x10, Imm);
+  auto W = WaitcntOp::create(B, UnknownLoc::get(&Ctx), 0x10, Imm);
   EXPECT_EQ(W.getVmcnt(), 5u);
   EXPECT_EQ(W.getExpcnt(), 7u);
   EXPECT_EQ(W.getLgkmcnt(), 15u);
   // vmcnt's high bits live in SIMM16[15:14].
   EXPECT_EQ(WaitcntOp::encodeCounts(63, 7, 15), 0xCF7F);
-  auto W2 = B.create<WaitcntOp>(UnknownLoc::get(&Ctx), -1, 0xCF7F);
+  auto W2 = WaitcntOp::create(B, UnknownLoc::get(&Ctx), -1, 0xCF7F);
   EXPECT_EQ(W2.getVmcnt(), 63u);
   W->erase();
   W2->erase();

@@ -1,0 +1,888 @@
+//===- Hazards.cpp - Wait states the hardware does not insert -------------===//
+
+#include "asmevo/Analysis/Hazards.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace mlir;
+using namespace asmevo;
+
+//===----------------------------------------------------------------------===//
+// Operand helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum class RegFilter { Scalar, Vector, VGPR, Any };
+} // namespace
+
+static bool unitMatches(const RegUnitInfo &RU, unsigned U, RegFilter F) {
+  if (RU.isPseudo(U))
+    return false;
+  RegKind K = RU.kindOf(U);
+  switch (F) {
+  case RegFilter::Scalar:
+    return K == RegKind::SGPR || K == RegKind::TTMP || K == RegKind::Special;
+  case RegFilter::Vector:
+    return K == RegKind::VGPR || K == RegKind::AGPR;
+  case RegFilter::VGPR:
+    return K == RegKind::VGPR;
+  case RegFilter::Any:
+    return true;
+  }
+  return false;
+}
+
+/// Units of the register operands selected by Which, filtered.
+static void regUnits(const RegUnitInfo &RU, const InstInfo &I, bool Defs,
+                     bool ExplicitOnly, RegFilter F, UnitList &Out) {
+  for (const InstInfo::RegOperand &R : I.Regs) {
+    if (R.IsDef != Defs || (ExplicitOnly && R.OperandIndex < 0))
+      continue;
+    UnitList L;
+    RU.addReg(L, R.Reg);
+    for (uint16_t U : L)
+      if (unitMatches(RU, U, F))
+        RegUnitInfo::addUnit(Out, U);
+  }
+}
+
+static void operandUnits(const RegUnitInfo &RU, const InstInfo &I, int Index,
+                         UnitList &Out) {
+  for (const InstInfo::RegOperand &R : I.Regs)
+    if (R.OperandIndex == Index)
+      RU.addReg(Out, R.Reg);
+}
+
+static const InstInfo::RegOperand *operand(const InstInfo &I, int Index) {
+  for (const InstInfo::RegOperand &R : I.Regs)
+    if (R.OperandIndex == Index)
+      return &R;
+  return nullptr;
+}
+
+/// Units of the named special register (vcc, exec, m0) as the MC layer
+/// spells it.
+static void specialUnits(const RegUnitInfo &RU, StringRef Prefix,
+                         UnitList &Out) {
+  for (unsigned U = 0; U < RU.numMCUnits(); ++U)
+    if (RU.kindOf(U) == RegKind::Special &&
+        RU.specialName(U).starts_with(Prefix))
+      RegUnitInfo::addUnit(Out, U);
+}
+
+namespace {
+/// Per-target unit sets used by several rules.
+struct SpecialUnits {
+  UnitList VCC, EXEC, M0;
+  explicit SpecialUnits(const RegUnitInfo &RU) {
+    specialUnits(RU, "vcc_", VCC);
+    specialUnits(RU, "exec_", EXEC);
+    specialUnits(RU, "m0", M0);
+  }
+};
+} // namespace
+
+static const SpecialUnits &specials(const RegUnitInfo &RU) {
+  static DenseMap<const RegUnitInfo *, std::unique_ptr<SpecialUnits>> Map;
+  auto &S = Map[&RU];
+  if (!S)
+    S = std::make_unique<SpecialUnits>(RU);
+  return *S;
+}
+
+/// Intersection of P's register defs (filtered) with a unit list.
+static bool defsHit(const HazardContext &Ctx, const InstInfo &P,
+                    ArrayRef<uint16_t> Targets, RegFilter F, UnitList &Units,
+                    bool ExplicitOnly = false) {
+  const RegUnitInfo &RU = Ctx.Cache.units();
+  UnitList D;
+  regUnits(RU, P, /*Defs=*/true, ExplicitOnly, F, D);
+  RegUnitInfo::intersect(D, Targets, Units);
+  return !Units.empty();
+}
+
+static UnitList uses(const HazardContext &Ctx, const InstInfo &I, RegFilter F,
+                     bool ExplicitOnly) {
+  UnitList L;
+  regUnits(Ctx.Cache.units(), I, false, ExplicitOnly, F, L);
+  return L;
+}
+
+static UnitList defs(const HazardContext &Ctx, const InstInfo &I, RegFilter F,
+                     bool ExplicitOnly) {
+  UnitList L;
+  regUnits(Ctx.Cache.units(), I, true, ExplicitOnly, F, L);
+  return L;
+}
+
+static bool isGFX942(const HazardContext &Ctx) {
+  return Ctx.Target == HazardTarget::GFX942;
+}
+
+static bool isSetReg(const InstInfo &I) {
+  return I.Mnemonic.starts_with("s_setreg");
+}
+
+/// The hardware register id of s_getreg/s_setreg (SIMM16[5:0]).
+static int hwRegId(const InstInfo &I) {
+  if (!I.D)
+    return -1;
+  for (const MCOperand &O : I.D->Inst)
+    if (O.isImm())
+      return int(O.getImm() & 0x3f);
+  return -1;
+}
+
+static bool isReadM0Consumer(const InstInfo &C) {
+  StringRef M = C.Mnemonic;
+  if (M.starts_with("s_sendmsg") || M.starts_with("s_ttracedata") ||
+      M.starts_with("s_movrel") || M.starts_with("v_interp") ||
+      M == "ds_read_addtid_b32" || M == "ds_write_addtid_b32" ||
+      M.starts_with("ds_gws") || M.starts_with("ds_ordered_count"))
+    return true;
+  if (C.MemWrite & MemSpace::GDS)
+    return true;
+  // LDS DMA: buffer/global loads that write LDS.
+  return (C.isVMEMOrFLAT()) && (C.MemWrite & MemSpace::LDS) &&
+         !(C.MemRead & MemSpace::LDS);
+}
+
+/// The register operand holding store data wider than 64 bits (the
+/// "12-dword store" hazard), or -1.
+static int wideStoreDataOperand(const HazardContext &Ctx, const InstInfo &P) {
+  if (!P.MemWrite || !(P.isVMEM() || P.isFLAT()))
+    return -1;
+  const TargetInfo &TI = Ctx.Cache.target();
+  int Data = -1;
+  int Rsrc = -1;
+  for (const InstInfo::RegOperand &R : P.Regs) {
+    if (R.IsDef || R.OperandIndex < 0)
+      continue;
+    RegRange C = TI.classify(R.Reg);
+    if ((C.Kind == RegKind::VGPR || C.Kind == RegKind::AGPR) && C.Count > 2)
+      Data = R.OperandIndex;
+    if (C.Kind == RegKind::SGPR && C.Count == 4)
+      Rsrc = R.OperandIndex;
+  }
+  if (Data < 0)
+    return -1;
+  if (P.isVMEM() && Rsrc >= 0) {
+    // MUBUF/MTBUF: only without a register soffset.
+    if (const InstInfo::RegOperand *S = operand(P, Rsrc + 1))
+      if (S->Reg.isValid())
+        return -1;
+  }
+  return Data;
+}
+
+/// Does P write its destination partially (SDWA dst_sel, VOP3 op_sel dst)?
+static bool writesPartialDst(const HazardContext &Ctx, const InstInfo &P) {
+  if (!P.D)
+    return false;
+  std::string Text = Ctx.Cache.target().print(P.D->Inst);
+  StringRef T(Text);
+  if (P.isSDWA()) {
+    size_t At = T.find("dst_sel:");
+    return At != StringRef::npos && !T.substr(At).starts_with("dst_sel:DWORD");
+  }
+  size_t At = T.find("op_sel:[");
+  if (At == StringRef::npos)
+    return false;
+  StringRef L = T.substr(At + 8);
+  L = L.take_until([](char C) { return C == ']'; });
+  return L.ends_with("1");
+}
+
+//===----------------------------------------------------------------------===//
+// MFMA wait states (by passes; LLVM's sched model gives the passes)
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum class Xdl { No, Yes, Unsure };
+}
+
+static Xdl xdlOf(const HazardContext &Ctx, const InstInfo &I) {
+  if (!I.isMFMA() || I.isDGEMM())
+    return Xdl::No;
+  if (!isGFX942(Ctx))
+    return Xdl::Yes;
+  if (I.Mnemonic.starts_with("v_smfmac"))
+    return Xdl::Yes;
+  // v_mfma_f32_*_f32 (fp32 inputs): see the file comment.
+  if (I.Mnemonic.ends_with("_f32") || I.Mnemonic.ends_with("f32"))
+    return StringRef(I.Mnemonic).contains("xf32") ? Xdl::Yes : Xdl::Unsure;
+  return Xdl::Yes;
+}
+
+/// Max over the XDL assumptions that are possible for P and C.
+template <typename Fn>
+static int maxOverXdl(const HazardContext &Ctx, const InstInfo &P,
+                      const InstInfo &C, Fn F) {
+  Xdl XP = xdlOf(Ctx, P), XC = xdlOf(Ctx, C);
+  int Best = 0;
+  for (bool PX : {false, true}) {
+    if ((XP == Xdl::Yes && !PX) || (XP == Xdl::No && PX))
+      continue;
+    for (bool CX : {false, true}) {
+      if ((XC == Xdl::Yes && !CX) || (XC == Xdl::No && CX))
+        continue;
+      Best = std::max(Best, F(PX, CX));
+    }
+  }
+  return Best;
+}
+
+static bool isDGEMM4x4(const InstInfo &I) {
+  return I.isDGEMM() && I.Mnemonic.starts_with("v_mfma_f64_4x4");
+}
+
+/// gfx90a non-DGEMM by passes: 2 -> A, 8 -> B, 16 (or other) -> C.
+static int byPasses90A(unsigned Passes, int A, int B, int C) {
+  return Passes == 2 ? A : Passes == 8 ? B : C;
+}
+
+/// MFMA P writes a register that MFMA C reads as operand OpIndex.
+static int mfmaAfterMfma(const HazardContext &Ctx, const InstInfo &P,
+                         const InstInfo &C, int OpIndex, bool FullReg) {
+  bool CSmfmac = C.Mnemonic.starts_with("v_smfmac");
+  bool IsSrcC = !CSmfmac && OpIndex == 3;
+  bool G942 = isGFX942(Ctx);
+  return maxOverXdl(Ctx, P, C, [&](bool PX, bool CX) -> int {
+    if (IsSrcC) {
+      if (!C.isDGEMM() && !G942 && P.isDGEMM())
+        return 0;
+      if (FullReg) {
+        if (isDGEMM4x4(P) && isDGEMM4x4(C))
+          return 4;
+        if (G942 && P.Passes == 2)
+          return 2;
+        return 0;
+      }
+      if (P.isDGEMM())
+        return CX ? 0 : (isDGEMM4x4(P) ? 4 : 9);
+      if (G942) {
+        if (CX && !PX)
+          return 0;
+        return PX ? int(P.Passes) + 1 : int(P.Passes);
+      }
+      return C.isDGEMM() ? byPasses90A(P.Passes, 3, 9, 17)
+                         : byPasses90A(P.Passes, 2, 8, 16);
+    }
+    if (P.isDGEMM())
+      return isDGEMM4x4(P) ? 6 : 11;
+    if (G942)
+      return PX ? int(P.Passes) + 3 : int(P.Passes) + 2;
+    return byPasses90A(P.Passes, 5, 11, 19);
+  });
+}
+
+/// MFMA P writes a register that a non-MFMA VALU or memory/export op reads.
+static int mfmaResultRead(const HazardContext &Ctx, const InstInfo &P,
+                          const InstInfo &C) {
+  bool Mem = C.isMemOrExport();
+  if (P.isDGEMM())
+    return P.Passes <= 4 ? (Mem ? 9 : 6) : (Mem ? 18 : 11);
+  if (isGFX942(Ctx))
+    return maxOverXdl(Ctx, P, C, [&](bool PX, bool) {
+      return PX ? int(P.Passes) + 3 : int(P.Passes) + 2;
+    });
+  return byPasses90A(P.Passes, 5, 11, 19);
+}
+
+static int mfmaResultOverwrite(const HazardContext &Ctx, const InstInfo &P,
+                               const InstInfo &C) {
+  if (P.isDGEMM())
+    return P.Passes <= 4 ? 6 : 11;
+  if (isGFX942(Ctx))
+    return maxOverXdl(Ctx, P, C, [&](bool PX, bool) {
+      return PX ? int(P.Passes) + 3 : int(P.Passes) + 2;
+    });
+  return byPasses90A(P.Passes, 5, 11, 19);
+}
+
+static bool isLegacyVALU(const InstInfo &I) {
+  return I.isVALU() && !I.isMFMA();
+}
+
+static bool isMaiValuConsumer(const HazardContext &, const InstInfo &C) {
+  return (C.isVALU() && !C.isMFMA()) || C.isMemOrExport();
+}
+
+//===----------------------------------------------------------------------===//
+// The table
+//===----------------------------------------------------------------------===//
+
+static constexpr unsigned Both =
+    unsigned(HazardTarget::GFX90A) | unsigned(HazardTarget::GFX942);
+static constexpr unsigned Only942 = unsigned(HazardTarget::GFX942);
+static constexpr unsigned Only90A = unsigned(HazardTarget::GFX90A);
+
+static const HazardRule Rules[] = {
+    {"valu-sgpr-vmem", "VALU writes SGPR/VCC/EXEC -> VMEM/FLAT reads it", Both,
+     [](const HazardContext &, const InstInfo &C) {
+       return C.isVMEMOrFLAT();
+     },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       if (!P.isVALU())
+         return 0;
+       return defsHit(Ctx, P, uses(Ctx, C, RegFilter::Scalar, false),
+                      RegFilter::Scalar, U)
+                  ? 5
+                  : 0;
+     },
+     "ISA table 'VALU writes SGPR -> VMEM reads that SGPR' (5); LLVM "
+     "GCNHazardRecognizer::checkVMEMHazards"},
+
+    {"dpp-vgpr", "VGPR write -> DPP reads that VGPR", Both,
+     [](const HazardContext &, const InstInfo &C) { return C.isDPP(); },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       return defsHit(Ctx, P, uses(Ctx, C, RegFilter::VGPR, true),
+                      RegFilter::VGPR, U)
+                  ? 2
+                  : 0;
+     },
+     "ISA table 'VALU writes VGPR -> VALU DPP reads that VGPR' (2); LLVM "
+     "checkDPPHazards (any writer)"},
+
+    {"dpp-exec", "VALU writes EXEC -> DPP op", Both,
+     [](const HazardContext &, const InstInfo &C) { return C.isDPP(); },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &,
+        UnitList &U) {
+       if (!P.isVALU())
+         return 0;
+       return defsHit(Ctx, P, specials(Ctx.Cache.units()).EXEC,
+                      RegFilter::Scalar, U)
+                  ? 5
+                  : 0;
+     },
+     "ISA table 'VALU writes EXEC -> VALU DPP op' (5); LLVM checkDPPHazards"},
+
+    {"div-fmas-vcc", "VALU writes VCC -> v_div_fmas", Both,
+     [](const HazardContext &, const InstInfo &C) {
+       return C.Mnemonic.starts_with("v_div_fmas");
+     },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &,
+        UnitList &U) {
+       if (!P.isVALU())
+         return 0;
+       return defsHit(Ctx, P, specials(Ctx.Cache.units()).VCC,
+                      RegFilter::Scalar, U)
+                  ? 4
+                  : 0;
+     },
+     "ISA table 'VALU writes VCC (incl. v_div_scale) -> V_DIV_FMAS' (4); "
+     "LLVM checkDivFMasHazards"},
+
+    {"rwlane-lane-select",
+     "VALU writes SGPR -> v_readlane/v_writelane uses it as lane select", Both,
+     [](const HazardContext &, const InstInfo &C) {
+       return C.Mnemonic == "v_readlane_b32" || C.Mnemonic == "v_writelane_b32";
+     },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       if (!P.isVALU())
+         return 0;
+       UnitList Sel;
+       operandUnits(Ctx.Cache.units(), C, 2, Sel);
+       return defsHit(Ctx, P, Sel, RegFilter::Scalar, U) ? 4 : 0;
+     },
+     "ISA table 'VALU writes SGPR/VCC -> V_{READ,WRITE}LANE using that SGPR "
+     "as lane select' (4); LLVM checkRWLaneHazards"},
+
+    {"setreg-getreg", "s_setreg -> s_getreg of the same hardware register",
+     Both,
+     [](const HazardContext &, const InstInfo &C) {
+       return C.Mnemonic.starts_with("s_getreg");
+     },
+     [](const HazardContext &, const InstInfo &P, const InstInfo &C,
+        UnitList &) {
+       return isSetReg(P) && hwRegId(P) == hwRegId(C) ? 2 : 0;
+     },
+     "ISA table 'S_SETREG -> S_GETREG same reg' (2); LLVM "
+     "checkGetRegHazards, getSetRegWaitStates (gfx9: 2)"},
+
+    {"setreg-setreg", "s_setreg -> s_setreg of the same hardware register",
+     Both,
+     [](const HazardContext &, const InstInfo &C) { return isSetReg(C); },
+     [](const HazardContext &, const InstInfo &P, const InstInfo &C,
+        UnitList &) {
+       return isSetReg(P) && hwRegId(P) == hwRegId(C) ? 2 : 0;
+     },
+     "ISA table 'S_SETREG -> S_SETREG same reg' (2); LLVM "
+     "checkSetRegHazards"},
+
+    {"salu-m0", "SALU writes M0 -> s_sendmsg/GDS/s_movrel/LDS add-TID/LDS DMA",
+     Both, [](const HazardContext &, const InstInfo &C) {
+       return isReadM0Consumer(C);
+     },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &,
+        UnitList &U) {
+       if (!P.isSALU())
+         return 0;
+       return defsHit(Ctx, P, specials(Ctx.Cache.units()).M0,
+                      RegFilter::Scalar, U)
+                  ? 1
+                  : 0;
+     },
+     "ISA table 'SALU writes M0 -> GDS, S_SENDMSG, S_TTRACEDATA; LDS add-TID, "
+     "buffer/global LDS DMA, s_movrel' (1); LLVM checkReadM0Hazards "
+     "(hasReadM0SendMsg/MovRelInterp/LdsDmaHazard on GFX9)"},
+
+    {"wide-store-data",
+     "VMEM store of more than 64 bits -> VALU overwrites the store data", Both,
+     [](const HazardContext &, const InstInfo &C) { return C.isVALU(); },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       int Data = wideStoreDataOperand(Ctx, P);
+       if (Data < 0)
+         return 0;
+       UnitList DataUnits;
+       operandUnits(Ctx.Cache.units(), P, Data, DataUnits);
+       RegUnitInfo::intersect(defs(Ctx, C, RegFilter::Vector, false),
+                              DataUnits, U);
+       if (U.empty())
+         return 0;
+       return isGFX942(Ctx) ? 2 : 1;
+     },
+     "ISA table 'FLAT/BUFFER store X3/X4, CMPSWAP_X2 -> write VGPRs holding "
+     "the write data' (1; 2 on gfx940); LLVM checkVALUHazardsHelper / "
+     "createsVALUHazard"},
+
+    {"trans-use", "transcendental VALU -> non-transcendental VALU reads result",
+     Only942, [](const HazardContext &, const InstInfo &C) {
+       return C.isVALU() && !C.isTRANS();
+     },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       if (!P.isTRANS())
+         return 0;
+       return defsHit(Ctx, P, uses(Ctx, C, RegFilter::Any, true),
+                      RegFilter::Vector, U)
+                  ? 1
+                  : 0;
+     },
+     "CDNA3 ISA table 'VALU Trans op -> non-trans VALU consumes result' (1); "
+     "LLVM checkVALUHazards (hasTransForwardingHazard)"},
+
+    {"dst-sel-forward",
+     "VALU writes part of a VGPR (SDWA dst_sel / op_sel) -> VALU reads it",
+     Only942, [](const HazardContext &, const InstInfo &C) {
+       return C.isVALU();
+     },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       if (!P.isVALU())
+         return 0;
+       if (!defsHit(Ctx, P, uses(Ctx, C, RegFilter::Any, true),
+                    RegFilter::Vector, U, /*ExplicitOnly=*/true))
+         return 0;
+       return writesPartialDst(Ctx, P) ? 1 : 0;
+     },
+     "LLVM checkVALUHazards (hasDstSelForwardingHazard, gfx940) (1)"},
+
+    {"valu-sgpr-valu", "VALU writes SGPR/VCC -> VALU reads that SGPR/VCC",
+     Only942, [](const HazardContext &, const InstInfo &C) {
+       return C.isVALU();
+     },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       if (!P.isVALU())
+         return 0;
+       UnitList Read = uses(Ctx, C, RegFilter::Scalar, true);
+       UnitList Implicit = uses(Ctx, C, RegFilter::Scalar, false);
+       UnitList VccRead;
+       RegUnitInfo::intersect(Implicit, specials(Ctx.Cache.units()).VCC,
+                              VccRead);
+       for (uint16_t X : VccRead)
+         RegUnitInfo::addUnit(Read, X);
+       return defsHit(Ctx, P, Read, RegFilter::Scalar, U) ? 2 : 0;
+     },
+     "CDNA3 ISA table 'VALU writes SGPR -> VALU reads that SGPR' (2); LLVM "
+     "checkVALUHazards (hasVDecCoExecHazard)"},
+
+    {"valu-vgpr-readlane",
+     "VALU writes VGPR -> v_readlane/v_readfirstlane reads it as vsrc0",
+     Only942, [](const HazardContext &, const InstInfo &C) {
+       return C.Mnemonic == "v_readlane_b32" ||
+              C.Mnemonic == "v_readfirstlane_b32";
+     },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       if (!P.isVALU())
+         return 0;
+       UnitList Src;
+       operandUnits(Ctx.Cache.units(), C, 1, Src);
+       return defsHit(Ctx, P, Src, RegFilter::Vector, U) ? 1 : 0;
+     },
+     "CDNA3 ISA table 'VALU writes VGPRn -> v_readlane vsrc0 reads VGPRn' (1);"
+     " LLVM checkVALUHazards (VALUWriteVGPRReadlaneRead)"},
+
+    {"valu-exec-rwlane",
+     "VALU writes EXEC -> v_readlane/v_readfirstlane/v_writelane", Only942,
+     [](const HazardContext &, const InstInfo &C) {
+       return C.Mnemonic == "v_readlane_b32" ||
+              C.Mnemonic == "v_readfirstlane_b32" ||
+              C.Mnemonic == "v_writelane_b32";
+     },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &,
+        UnitList &U) {
+       if (!P.isVALU())
+         return 0;
+       return defsHit(Ctx, P, specials(Ctx.Cache.units()).EXEC,
+                      RegFilter::Scalar, U)
+                  ? 4
+                  : 0;
+     },
+     "CDNA3 ISA table 'VALU writes EXEC -> v_readlane/readfirstlane/writelane'"
+     " (4); LLVM checkVALUHazards (VALUWriteEXECRWLane)"},
+
+    {"valu-exec-mfma", "VALU writes EXEC -> MFMA", Both,
+     [](const HazardContext &, const InstInfo &C) { return C.isMFMA(); },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &,
+        UnitList &U) {
+       if (!isLegacyVALU(P))
+         return 0;
+       return defsHit(Ctx, P, specials(Ctx.Cache.units()).EXEC,
+                      RegFilter::Scalar, U)
+                  ? 4
+                  : 0;
+     },
+     "MI200/CDNA3 ISA table 'VALU writes EXEC -> MFMA' (4); LLVM "
+     "checkMAIHazards90A"},
+
+    {"valu-vgpr-mfma", "VALU (not MFMA/DOT) writes VGPR/AGPR -> MFMA reads it",
+     Both, [](const HazardContext &, const InstInfo &C) { return C.isMFMA(); },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       if (!isLegacyVALU(P) || P.isDOT())
+         return 0;
+       return defsHit(Ctx, P, uses(Ctx, C, RegFilter::Vector, true),
+                      RegFilter::Vector, U)
+                  ? 2
+                  : 0;
+     },
+     "MI200/CDNA3 ISA table 'VALU writes VGPR -> MFMA reads it' (2); LLVM "
+     "checkMAIHazards90A (LegacyVALUNotDotWritesVGPRWaitStates)"},
+
+    {"mfma-mfma", "MFMA writes VGPR/AGPR -> MFMA reads it (SrcA/B/C)", Both,
+     [](const HazardContext &, const InstInfo &C) { return C.isMFMA(); },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       if (!P.isMFMA())
+         return 0;
+       const RegUnitInfo &RU = Ctx.Cache.units();
+       const InstInfo::RegOperand *Dst = operand(P, 0);
+       int Need = 0;
+       for (const InstInfo::RegOperand &R : C.Regs) {
+         if (R.IsDef || R.OperandIndex < 0)
+           continue;
+         UnitList Read, Hit;
+         RU.addReg(Read, R.Reg);
+         if (!defsHit(Ctx, P, Read, RegFilter::Vector, Hit, true))
+           continue;
+         bool Full = Dst && Dst->Reg == R.Reg;
+         int N = mfmaAfterMfma(Ctx, P, C, R.OperandIndex, Full);
+         if (N > 0) {
+           for (uint16_t X : Hit)
+             RegUnitInfo::addUnit(U, X);
+           Need = std::max(Need, N);
+         }
+       }
+       return Need;
+     },
+     "MI200 ISA MFMA dependency table (SrcC 2/8/16 (+1 for DGEMM readers), "
+     "SrcA/B 5/11/19, DGEMM 4/9, 6/11); CDNA3 table (XDL SrcC passes+1, SMFMA "
+     "passes, SrcA/B passes+3/+2); LLVM checkMAIHazards90A"},
+
+    {"mfma-valu-read",
+     "MFMA writes VGPR/AGPR -> VALU/VMEM/LDS/export reads it", Both,
+     isMaiValuConsumer,
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       if (!P.isMFMA())
+         return 0;
+       if (!defsHit(Ctx, P, uses(Ctx, C, RegFilter::Vector, true),
+                    RegFilter::Vector, U, true))
+         return 0;
+       return mfmaResultRead(Ctx, P, C);
+     },
+     "MI200 ISA 'XDL write VGPR -> VALU/VMEM/LDS/EXP read' (5/11/19, DGEMM "
+     "6/11 VALU, 9/18 memory); CDNA3 (XDL passes+3, SMFMA passes+2); LLVM "
+     "checkMAIVALUHazards"},
+
+    {"mfma-valu-write",
+     "MFMA writes VGPR/AGPR -> VALU/VMEM/LDS writes it again (WAW)", Both,
+     isMaiValuConsumer,
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       if (!P.isMFMA())
+         return 0;
+       if (!defsHit(Ctx, P, defs(Ctx, C, RegFilter::Vector, true),
+                    RegFilter::Vector, U, true))
+         return 0;
+       return mfmaResultOverwrite(Ctx, P, C);
+     },
+     "MI200 ISA 'XDL write VGPR -> VALU write VGPR (WAW)' (5/11/19, DGEMM "
+     "6/11); CDNA3 (passes+3/+2); LLVM checkMAIVALUHazards"},
+
+    {"mfma-srcc-overwrite",
+     "MFMA reads SrcC -> VALU/VMEM/LDS overwrites it (WAR)", Both,
+     isMaiValuConsumer,
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       if (!P.isMFMA() || P.isDGEMM() || P.Mnemonic.starts_with("v_smfmac"))
+         return 0;
+       if (isGFX942(Ctx) && xdlOf(Ctx, P) == Xdl::No)
+         return 0;
+       UnitList SrcC;
+       operandUnits(Ctx.Cache.units(), P, 3, SrcC);
+       RegUnitInfo::intersect(defs(Ctx, C, RegFilter::Vector, true), SrcC, U);
+       if (U.empty())
+         return 0;
+       switch (P.Passes) {
+       case 2:
+         return 1;
+       case 4:
+         return 3;
+       case 8:
+         return 7;
+       default:
+         return 15;
+       }
+     },
+     "MI200 ISA 'XDL read VGPR as SrcC -> VALU write' (1/7/15); CDNA3 4-pass "
+     "XDL (3); LLVM checkMAIVALUHazards (SMFMA*ReadVgprVALUWarWaitStates)"},
+
+    {"dot-read", "DOT writes VGPR -> VALU/memory reads it", Both,
+     isMaiValuConsumer,
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       if (!P.isDOT())
+         return 0;
+       const RegUnitInfo &RU = Ctx.Cache.units();
+       int LastUse = -1;
+       for (const InstInfo::RegOperand &R : C.Regs)
+         if (!R.IsDef && R.OperandIndex >= 0)
+           LastUse = std::max(LastUse, R.OperandIndex);
+       for (const InstInfo::RegOperand &R : C.Regs) {
+         if (R.IsDef || R.OperandIndex < 0)
+           continue;
+         // The same DOT opcode may read the result as SrcC (accumulate).
+         if (P.Opcode == C.Opcode && R.OperandIndex == LastUse)
+           continue;
+         UnitList Read;
+         RU.addReg(Read, R.Reg);
+         defsHit(Ctx, P, Read, RegFilter::Vector, U, true);
+       }
+       return U.empty() ? 0 : 3;
+     },
+     "MI200 ISA 'DOT write -> same DOT SrcA/B or other VALU read' (3); LLVM "
+     "checkMAIVALUHazards (DotWriteSameDotReadSrcAB, "
+     "DotWriteDifferentVALURead)"},
+
+    {"dot-write", "DOT writes VGPR -> a different VALU writes it", Both,
+     isMaiValuConsumer,
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       if (!P.isDOT() || P.Opcode == C.Opcode)
+         return 0;
+       return defsHit(Ctx, P, defs(Ctx, C, RegFilter::Vector, true),
+                      RegFilter::Vector, U, true)
+                  ? 3
+                  : 0;
+     },
+     "LLVM checkMAIVALUHazards (DotWriteDifferentVALUWrite) (3)"},
+
+    {"dgemm-fma64", "DGEMM -> v_fma_f64/v_fmac_f64", Both,
+     [](const HazardContext &, const InstInfo &C) {
+       return C.Mnemonic.starts_with("v_fma_f64") ||
+              C.Mnemonic.starts_with("v_fmac_f64");
+     },
+     [](const HazardContext &, const InstInfo &P, const InstInfo &,
+        UnitList &) { return P.isDGEMM() ? 2 : 0; },
+     "LLVM checkMAIVALUHazards (DMFMAToFMA64WaitStates) (2)"},
+
+    {"valu-dgemm-vmem",
+     "VALU writes VGPR, a DGEMM follows, then VMEM/LDS reads the VGPR", Only90A,
+     [](const HazardContext &, const InstInfo &C) {
+       return C.isVMEMOrFLAT() || C.isDS();
+     },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       if (!P.isVALU() || !Ctx.DGEMMBetween)
+         return 0;
+       return defsHit(Ctx, P, uses(Ctx, C, RegFilter::Vector, true),
+                      RegFilter::Vector, U)
+                  ? 2
+                  : 0;
+     },
+     "LLVM checkMAIVALUHazards (DMFMABetweenVALUWriteVMEMRead, gfx90a HW bug "
+     "workaround) (2)"},
+
+    {"smem-soft-clause",
+     "SMEM soft clause (xnack): a clause must not write what it reads", Both,
+     [](const HazardContext &Ctx, const InstInfo &C) {
+       return Ctx.Cache.xnackEnabled() && C.isSMEM();
+     },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       if (!P.isSMEM() || !Ctx.OnlySMEMBetween)
+         return 0;
+       if (C.MemWrite)
+         return 1;
+       UnitList D = defs(Ctx, P, RegFilter::Any, false);
+       for (uint16_t X : defs(Ctx, C, RegFilter::Any, false))
+         RegUnitInfo::addUnit(D, X);
+       UnitList R = uses(Ctx, P, RegFilter::Any, false);
+       for (uint16_t X : uses(Ctx, C, RegFilter::Any, false))
+         RegUnitInfo::addUnit(R, X);
+       RegUnitInfo::intersect(D, R, U);
+       return U.empty() ? 0 : 1;
+     },
+     "LLVM checkSoftClauseHazards (only with xnack enabled) (1: break the "
+     "clause)"},
+
+    {"vmem-soft-clause",
+     "VMEM soft clause (xnack): a clause must not write what it reads", Both,
+     [](const HazardContext &Ctx, const InstInfo &C) {
+       return Ctx.Cache.xnackEnabled() && C.isVMEMOrFLAT();
+     },
+     [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+        UnitList &U) {
+       if (!P.isVMEMOrFLAT() || !Ctx.OnlyVMEMBetween)
+         return 0;
+       if (C.MemWrite)
+         return 1;
+       UnitList D = defs(Ctx, P, RegFilter::Any, false);
+       for (uint16_t X : defs(Ctx, C, RegFilter::Any, false))
+         RegUnitInfo::addUnit(D, X);
+       UnitList R = uses(Ctx, P, RegFilter::Any, false);
+       for (uint16_t X : uses(Ctx, C, RegFilter::Any, false))
+         RegUnitInfo::addUnit(R, X);
+       RegUnitInfo::intersect(D, R, U);
+       return U.empty() ? 0 : 1;
+     },
+     "LLVM checkSoftClauseHazards (only with xnack enabled) (1: break the "
+     "clause)"},
+};
+
+ArrayRef<HazardRule> asmevo::hazardRules() { return Rules; }
+
+//===----------------------------------------------------------------------===//
+// Checker
+//===----------------------------------------------------------------------===//
+
+std::string HazardPair::message(InstInfoCache &C) const {
+  std::string Regs = C.units().describe(Units);
+  return formatv("hazard {0} ({1}; {2}): {3}{4} by {5}, then {6}: needs {7} "
+                 "wait state{8} between them, has {9} ({10} missing)",
+                 Rule->Id, Rule->Text, Rule->Source, Regs.empty() ? "" : Regs,
+                 Regs.empty() ? "produced" : " written", C.describe(Producer),
+                 C.describe(Consumer), Required, Required == 1 ? "" : "s",
+                 Have, std::max(0, Required - Have))
+      .str();
+}
+
+HazardChecker::HazardChecker(InstInfoCache &Cache) : Cache(Cache) {}
+
+namespace {
+struct Walker {
+  InstInfoCache &Cache;
+  const InstInfo &C;
+  SmallVector<const HazardRule *, 8> Applicable;
+  // (producer, rule) -> best pair so far (fewest wait states).
+  DenseMap<std::pair<Operation *, const HazardRule *>, HazardPair> Found;
+  DenseMap<Block *, int> BestEntry;
+
+  void walk(Block *B, Block::reverse_iterator It, int Dist,
+            HazardContext Ctx) {
+    for (auto E = B->rend(); It != E; ++It) {
+      Operation *Op = &*It;
+      const InstInfo &P = Cache.get(Op);
+      if (P.Kind == OpKind::Fallthrough)
+        continue;
+      for (const HazardRule *R : Applicable) {
+        UnitList U;
+        int Need = R->Check(Ctx, P, C, U);
+        if (Need <= 0)
+          continue;
+        auto Key = std::make_pair(Op, R);
+        auto FIt = Found.find(Key);
+        if (FIt == Found.end() || Dist < FIt->second.Have) {
+          HazardPair HP;
+          HP.Rule = R;
+          HP.Producer = Op;
+          HP.Consumer = C.Op;
+          HP.Units = U;
+          HP.Required = Need;
+          HP.Have = Dist;
+          Found[Key] = HP;
+        }
+      }
+      Dist += int(P.WaitStates);
+      Ctx.DGEMMBetween |= P.isDGEMM();
+      Ctx.OnlySMEMBetween &= P.isSMEM();
+      Ctx.OnlyVMEMBetween &= P.isVMEMOrFLAT();
+      if (Dist >= MaxHazardWaitStates)
+        return;
+    }
+    for (Block *Pred : B->getPredecessors()) {
+      auto BIt = BestEntry.find(Pred);
+      if (BIt != BestEntry.end() && BIt->second <= Dist)
+        continue;
+      BestEntry[Pred] = Dist;
+      walk(Pred, Pred->rbegin(), Dist, Ctx);
+    }
+  }
+};
+} // namespace
+
+void HazardChecker::pairsFor(Operation *Consumer,
+                             SmallVectorImpl<HazardPair> &Out, bool All) {
+  const InstInfo &C = Cache.get(Consumer);
+  if (C.Kind == OpKind::Fallthrough || C.Kind == OpKind::Raw)
+    return;
+  HazardContext Ctx{Cache, Cache.hazardTarget()};
+  Walker W{Cache, C, {}, {}, {}};
+  for (const HazardRule &R : hazardRules())
+    if ((R.Targets & unsigned(Cache.hazardTarget())) && R.IsConsumer(Ctx, C))
+      W.Applicable.push_back(&R);
+  if (W.Applicable.empty())
+    return;
+  Block *B = Consumer->getBlock();
+  W.walk(B, std::next(Consumer->getReverseIterator()), 0, Ctx);
+  SmallVector<HazardPair, 4> Pairs;
+  for (auto &KV : W.Found)
+    if (All || KV.second.violated())
+      Pairs.push_back(KV.second);
+  // Deterministic order: by rule table position, then by distance.
+  std::sort(Pairs.begin(), Pairs.end(),
+            [](const HazardPair &A, const HazardPair &B) {
+              if (A.Rule != B.Rule)
+                return A.Rule < B.Rule;
+              return A.Have < B.Have;
+            });
+  Out.append(Pairs.begin(), Pairs.end());
+}
+
+int HazardChecker::missingBefore(Operation *Consumer) {
+  SmallVector<HazardPair, 4> Pairs;
+  pairsFor(Consumer, Pairs);
+  int Missing = 0;
+  for (const HazardPair &P : Pairs)
+    Missing = std::max(Missing, P.Required - P.Have);
+  return Missing;
+}
+
+void HazardChecker::checkFunction(Operation *Fn,
+                                  SmallVectorImpl<HazardPair> &Out) {
+  for (Block &B : Fn->getRegion(0))
+    for (Operation &Op : B)
+      pairsFor(&Op, Out);
+}

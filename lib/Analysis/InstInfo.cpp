@@ -1,0 +1,369 @@
+//===- InstInfo.cpp - What one amdgcn op does, for the analyses -----------===//
+
+#include "asmevo/Analysis/InstInfo.h"
+
+#include "llvm/MC/MCInstrDesc.h"
+#include "llvm/MC/MCSchedule.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+using namespace mlir;
+using namespace asmevo;
+using namespace asmevo::amdgcn;
+
+const char *asmevo::counterName(Counter C) {
+  switch (C) {
+  case Counter::VM:
+    return "vmcnt";
+  case Counter::LGKM:
+    return "lgkmcnt";
+  case Counter::EXP:
+    return "expcnt";
+  }
+  return "?";
+}
+
+bool InstInfo::isMFMA() const {
+  if (!isMAI())
+    return false;
+  return !Mnemonic.starts_with("v_accvgpr_");
+}
+
+bool InstInfo::isDGEMM() const {
+  return isMFMA() && Mnemonic.starts_with("v_mfma_f64");
+}
+
+void InstInfo::registerDefs(const RegUnitInfo &RU, UnitList &Out) const {
+  for (uint16_t U : Defs)
+    if (!RU.isPseudo(U))
+      Out.push_back(U);
+}
+
+InstInfoCache::InstInfoCache(TargetInfo &TI)
+    : TI(TI), RU(RegUnitInfo::get(TI)) {
+  StringRef CPU = TI.cpu();
+  HT = CPU == "gfx90a" ? HazardTarget::GFX90A : HazardTarget::GFX942;
+  Xnack = TI.features().contains("+xnack");
+}
+
+const InstInfo &InstInfoCache::get(Operation *Op) {
+  auto &Slot = Map[Op];
+  if (!Slot) {
+    Slot = std::make_unique<InstInfo>();
+    compute(Op, *Slot);
+  }
+  return *Slot;
+}
+
+const DecodedInst *InstInfoCache::templateFor(StringRef Mnemonic,
+                                              bool WithImm) {
+  auto It = Templates.find(Mnemonic);
+  if (It != Templates.end())
+    return It->second;
+  const DecodedInst *D = nullptr;
+  auto WordOrErr = TI.soppTemplate(Mnemonic, WithImm);
+  if (WordOrErr) {
+    uint32_t W = *WordOrErr;
+    uint8_t B[4] = {uint8_t(W), uint8_t(W >> 8), uint8_t(W >> 16),
+                    uint8_t(W >> 24)};
+    D = TI.decode(B);
+  } else {
+    consumeError(WordOrErr.takeError());
+  }
+  Templates[Mnemonic] = D;
+  return D;
+}
+
+static bool startsWithAny(StringRef S, std::initializer_list<StringRef> Ps) {
+  for (StringRef P : Ps)
+    if (S.starts_with(P))
+      return true;
+  return false;
+}
+
+/// Side effects that LLVM's MC layer does not tell apart (it marks almost
+/// every instruction hasUnmodeledSideEffects): the list follows the ISA's
+/// descriptions of the instructions.
+static StringRef sideEffectOf(StringRef M) {
+  if (startsWithAny(M, {"s_barrier"}))
+    return "barrier";
+  if (startsWithAny(M, {"s_sendmsg", "s_ttracedata"}))
+    return "message";
+  if (startsWithAny(M, {"s_setreg", "s_getreg", "s_denorm_mode",
+                        "s_round_mode", "s_setvskip", "s_set_gpr_idx"}))
+    return "hardware register access";
+  if (startsWithAny(M, {"s_dcache", "s_icache", "buffer_wbl2", "buffer_inv",
+                        "buffer_wbinvl1", "buffer_gl", "s_atc_probe"}))
+    return "cache control";
+  if (startsWithAny(M, {"s_sleep", "s_trap", "s_setprio", "s_sethalt",
+                        "s_rfe", "s_setkill", "s_incperflevel",
+                        "s_decperflevel", "s_wakeup"}))
+    return "wave control";
+  if (startsWithAny(M, {"s_memtime", "s_memrealtime"}))
+    return "reads a clock";
+  if (startsWithAny(M, {"s_getpc"}))
+    return "reads the program counter";
+  if (startsWithAny(M, {"s_swappc", "s_call"}))
+    return "call";
+  if (startsWithAny(M, {"ds_gws", "ds_ordered_count", "ds_append",
+                        "ds_consume"}))
+    return "global data share / wave synchronisation";
+  if (M.starts_with("exp"))
+    return "export";
+  if (startsWithAny(M, {"s_movrel", "v_movrel"}))
+    return "M0-relative register access";
+  return {};
+}
+
+void InstInfoCache::fromMC(const DecodedInst &D, InstInfo &I) {
+  I.D = &D;
+  I.Opcode = D.Inst.getOpcode();
+  I.Mnemonic = D.Mnemonic;
+  I.Flags = TI.tsFlags(I.Opcode);
+  const MCInstrDesc &Desc = TI.desc(I.Opcode);
+  unsigned NumDefs = Desc.getNumDefs();
+  for (unsigned K = 0, E = D.Inst.getNumOperands(); K != E; ++K) {
+    const MCOperand &MO = D.Inst.getOperand(K);
+    if (!MO.isReg() || !MO.getReg().isValid())
+      continue;
+    bool IsDef = K < NumDefs;
+    I.Regs.push_back({MO.getReg(), int(K), IsDef});
+    RU.addReg(IsDef ? I.Defs : I.Uses, MO.getReg());
+  }
+  for (MCPhysReg R : Desc.implicit_uses()) {
+    I.Regs.push_back({MCRegister(R), -1, false});
+    RU.addReg(I.Uses, MCRegister(R));
+  }
+  for (MCPhysReg R : Desc.implicit_defs()) {
+    I.Regs.push_back({MCRegister(R), -1, true});
+    RU.addReg(I.Defs, MCRegister(R));
+  }
+
+  StringRef M = I.Mnemonic;
+  StringRef OpName = TI.opcodeName(I.Opcode);
+  bool MayLoad = Desc.mayLoad(), MayStore = Desc.mayStore();
+  I.SideEffectWhy = sideEffectOf(M);
+  I.SideEffect = !I.SideEffectWhy.empty();
+  I.IsCall = I.SideEffectWhy == "call";
+
+  // Memory spaces.
+  uint8_t Spaces = 0;
+  bool LdsDma = false;
+  if (I.isSMEM()) {
+    if (startsWithAny(M, {"s_load", "s_buffer_load", "s_store",
+                          "s_buffer_store", "s_atomic", "s_buffer_atomic"}))
+      Spaces = MemSpace::Global;
+    else if (M.starts_with("s_scratch"))
+      Spaces = MemSpace::Scratch;
+    if (M.starts_with("s_store") || M.starts_with("s_buffer_store") ||
+        M.starts_with("s_scratch_store"))
+      MayStore = true, MayLoad = false;
+  } else if (I.isDS()) {
+    if (startsWithAny(M, {"ds_bpermute", "ds_permute", "ds_swizzle",
+                          "ds_nop"}))
+      Spaces = 0;
+    else if (startsWithAny(M, {"ds_gws", "ds_ordered_count"}) ||
+             StringRef(TI.print(D.Inst)).ends_with(" gds"))
+      Spaces = MemSpace::GDS;
+    else
+      Spaces = MemSpace::LDS;
+  } else if (I.isFLAT()) {
+    if (I.has(InstFlag::FlatGlobal))
+      Spaces = MemSpace::Global;
+    else if (I.has(InstFlag::FlatScratch))
+      Spaces = MemSpace::Scratch;
+    else
+      Spaces = MemSpace::Global | MemSpace::Scratch | MemSpace::LDS;
+    LdsDma = OpName.contains("_LDS_");
+  } else if (I.isVMEM()) {
+    if (!I.SideEffect) // buffer_wbl2/inv are fences, not accesses
+      Spaces = I.has(InstFlag::MIMG) ? MemSpace::Global
+                                     : MemSpace::Global | MemSpace::Scratch;
+    LdsDma = OpName.contains("_LDS_");
+  }
+  if (Spaces) {
+    if (LdsDma) {
+      I.MemRead = Spaces & ~MemSpace::LDS;
+      I.MemWrite = MemSpace::LDS;
+    } else {
+      if (MayLoad)
+        I.MemRead = Spaces;
+      if (MayStore)
+        I.MemWrite = Spaces;
+      if (!MayLoad && !MayStore) // conservatively both
+        I.MemRead = I.MemWrite = Spaces;
+    }
+    I.IsAtomic = MayLoad && MayStore && !LdsDma;
+  }
+  const struct {
+    uint8_t Bit;
+    PseudoUnit P;
+  } SpaceUnits[] = {{MemSpace::Global, PseudoUnit::MemGlobal},
+                    {MemSpace::Scratch, PseudoUnit::MemScratch},
+                    {MemSpace::LDS, PseudoUnit::MemLDS},
+                    {MemSpace::GDS, PseudoUnit::MemGDS}};
+  for (auto &S : SpaceUnits) {
+    if (I.MemRead & S.Bit)
+      RegUnitInfo::addUnit(I.Uses, RU.pseudo(S.P));
+    if (I.MemWrite & S.Bit)
+      RegUnitInfo::addUnit(I.Defs, RU.pseudo(S.P));
+  }
+
+  // Wait counters (gfx9: stores count on vmcnt too; EXP_CNT on MUBUF is a
+  // leftover of older generations and not used for VMEM on gfx9).
+  bool VM = I.has(InstFlag::VM_CNT), LGKM = I.has(InstFlag::LGKM_CNT);
+  if (M.starts_with("s_sendmsg"))
+    LGKM = true;
+  if (VM)
+    I.Counters |= counterBit(Counter::VM);
+  if (LGKM)
+    I.Counters |= counterBit(Counter::LGKM);
+  if (I.has(InstFlag::EXP))
+    I.Counters |= counterBit(Counter::EXP);
+  if (VM && !LGKM)
+    I.InOrder |= counterBit(Counter::VM);
+  if (LGKM && !VM && I.isDS() && !(Spaces & MemSpace::GDS) &&
+      !I.SideEffect)
+    I.InOrder |= counterBit(Counter::LGKM);
+  if (I.has(InstFlag::EXP))
+    I.InOrder |= counterBit(Counter::EXP);
+
+  if (I.isMFMA()) {
+    const MCSchedModel &SM = TI.subtarget().getSchedModel();
+    int Lat = SM.computeInstrLatency(TI.subtarget(), Desc.getSchedClass());
+    I.Passes = Lat > 0 ? unsigned(Lat) : 16;
+  }
+
+  // Ordering pseudo unit: side effects define it, memory ops read it.
+  if (I.SideEffect) {
+    RegUnitInfo::addUnit(I.Defs, RU.pseudo(PseudoUnit::Order));
+    RegUnitInfo::addUnit(I.Uses, RU.pseudo(PseudoUnit::Order));
+  } else if (I.MemRead || I.MemWrite) {
+    RegUnitInfo::addUnit(I.Uses, RU.pseudo(PseudoUnit::Order));
+  }
+  I.Sync = (I.SideEffect && !I.SideEffectWhy.starts_with("reads")) ||
+           (I.MemWrite & ~MemSpace::LDS) || I.IsAtomic;
+}
+
+void InstInfoCache::compute(Operation *Op, InstInfo &I) {
+  I.Op = Op;
+  auto FromBytes = [&](ArrayRef<uint8_t> Bytes) {
+    const DecodedInst *D = TI.decode(Bytes);
+    if (D && D->Size == Bytes.size())
+      fromMC(*D, I);
+  };
+  auto FromTemplate = [&](StringRef Mnemonic, bool WithImm) {
+    if (const DecodedInst *D = templateFor(Mnemonic, WithImm))
+      fromMC(*D, I);
+    I.Mnemonic = Mnemonic;
+  };
+  if (auto Inst = dyn_cast<InstOp>(Op)) {
+    I.Kind = OpKind::Inst;
+    FromBytes(Inst.getBytes());
+    if (!I.D) {
+      I.Kind = OpKind::Raw;
+      I.SideEffect = true;
+      I.SideEffectWhy = "undecodable instruction";
+    }
+    return;
+  }
+  if (auto W = dyn_cast<WaitcntOp>(Op)) {
+    I.Kind = OpKind::Waitcnt;
+    FromTemplate("s_waitcnt", true);
+    I.Wait[unsigned(Counter::VM)] = W.getVmcnt();
+    I.Wait[unsigned(Counter::LGKM)] = W.getLgkmcnt();
+    I.Wait[unsigned(Counter::EXP)] = W.getExpcnt();
+    return;
+  }
+  if (auto N = dyn_cast<NopOp>(Op)) {
+    I.Kind = OpKind::Nop;
+    FromTemplate("s_nop", true);
+    I.WaitStates = unsigned(N.getImm() & 0xf) + 1;
+    return;
+  }
+  if (isa<BarrierOp>(Op)) {
+    I.Kind = OpKind::Barrier;
+    FromTemplate("s_barrier", false);
+    return;
+  }
+  if (isa<EndpgmOp>(Op)) {
+    I.Kind = OpKind::Endpgm;
+    FromTemplate("s_endpgm", false);
+    I.IsTerminator = true;
+    return;
+  }
+  if (isa<BranchOp>(Op)) {
+    I.Kind = OpKind::Branch;
+    FromTemplate("s_branch", true);
+    I.IsTerminator = I.IsBranch = true;
+    I.SideEffect = false;
+    return;
+  }
+  if (auto CB = dyn_cast<CondBranchOp>(Op)) {
+    I.Kind = OpKind::CondBranch;
+    FromTemplate(CB.getMnemonic(), true);
+    I.IsTerminator = I.IsBranch = true;
+    I.SideEffect = false;
+    return;
+  }
+  if (isa<FallthroughOp>(Op)) {
+    I.Kind = OpKind::Fallthrough;
+    I.IsTerminator = true;
+    I.WaitStates = 0;
+    I.Mnemonic = "fallthrough";
+    return;
+  }
+  if (auto Ind = dyn_cast<IndirectOp>(Op)) {
+    I.Kind = OpKind::Indirect;
+    FromBytes(getOriginalBytes(Op));
+    I.IsTerminator = I.IsReturn = true;
+    I.Sync = true;
+    I.SideEffect = true;
+    I.SideEffectWhy = "leaves the function";
+    return;
+  }
+  if (isa<RawOp>(Op)) {
+    I.Kind = OpKind::Raw;
+    I.SideEffect = true;
+    I.SideEffectWhy = "undecodable word";
+    I.Mnemonic = ".long";
+    return;
+  }
+  I.Kind = OpKind::Unknown;
+  I.SideEffect = true;
+  I.SideEffectWhy = "unknown operation";
+}
+
+std::string InstInfoCache::describe(Operation *Op) {
+  std::string S;
+  raw_string_ostream OS(S);
+  int64_t Id = getInstId(Op);
+  if (Id >= 0)
+    OS << "[0x" << format_hex_no_prefix(Id, 1) << "] ";
+  else
+    OS << "[new] ";
+  const InstInfo &I = get(Op);
+  if (auto W = dyn_cast<WaitcntOp>(Op)) {
+    OS << "s_waitcnt";
+    bool Any = false;
+    if (W.getVmcnt() != 63)
+      OS << " vmcnt(" << W.getVmcnt() << ")", Any = true;
+    if (W.getExpcnt() != 7)
+      OS << " expcnt(" << W.getExpcnt() << ")", Any = true;
+    if (W.getLgkmcnt() != 15)
+      OS << " lgkmcnt(" << W.getLgkmcnt() << ")", Any = true;
+    if (!Any)
+      OS << " none";
+  } else if (auto N = dyn_cast<NopOp>(Op)) {
+    OS << "s_nop " << N.getImm();
+  } else if (I.Kind == OpKind::Inst || I.Kind == OpKind::Indirect) {
+    OS << (I.D ? TI.print(I.D->Inst) : std::string("<undecodable>"));
+  } else if (auto CB = dyn_cast<CondBranchOp>(Op)) {
+    OS << CB.getMnemonic();
+  } else {
+    OS << I.Mnemonic;
+  }
+  return S;
+}

@@ -1,0 +1,231 @@
+//===- Waitcnt.cpp - Memory operations in flight and s_waitcnt ------------===//
+
+#include "asmevo/Analysis/Waitcnt.h"
+
+#include <algorithm>
+#include <deque>
+
+using namespace llvm;
+using namespace mlir;
+using namespace asmevo;
+
+static constexpr uint8_t YoungerCap = 64;
+static const unsigned MaxCount[NumCounters] = {63, 15, 7};
+
+void asmevo::maxCounts(unsigned Counts[NumCounters]) {
+  for (unsigned C = 0; C < NumCounters; ++C)
+    Counts[C] = MaxCount[C];
+}
+
+bool asmevo::isNoWait(const unsigned Counts[NumCounters]) {
+  for (unsigned C = 0; C < NumCounters; ++C)
+    if (Counts[C] < MaxCount[C])
+      return false;
+  return true;
+}
+
+bool PendingOp::writesAny(ArrayRef<uint16_t> Units) const {
+  if (!Defs)
+    return !Units.empty();
+  return RegUnitInfo::intersects(*Defs, Units);
+}
+
+bool PendingOp::coveredBy(const unsigned Counts[NumCounters]) const {
+  for (unsigned C = 0; C < NumCounters; ++C) {
+    if (!(Counters & (1u << C)))
+      continue;
+    if (InOrder & (1u << C)) {
+      if (Younger[C] < Counts[C])
+        return false;
+    } else if (Counts[C] != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void PendingOp::requiredCounts(unsigned Counts[NumCounters]) const {
+  for (unsigned C = 0; C < NumCounters; ++C) {
+    if (!(Counters & (1u << C)))
+      continue;
+    unsigned Need = (InOrder & (1u << C)) ? std::min<unsigned>(Younger[C],
+                                                                MaxCount[C])
+                                          : 0;
+    Counts[C] = std::min(Counts[C], Need);
+  }
+}
+
+const PendingOp *PendingState::find(Operation *Op) const {
+  for (const PendingOp &P : Ops)
+    if (P.Op == Op)
+      return &P;
+  return nullptr;
+}
+
+bool PendingState::merge(const PendingState &O) {
+  bool Changed = false;
+  for (const PendingOp &P : O.Ops) {
+    PendingOp *Mine = nullptr;
+    for (PendingOp &Q : Ops)
+      if (Q.Op == P.Op && (P.Op || Q.Counters == P.Counters)) {
+        Mine = &Q;
+        break;
+      }
+    if (!Mine) {
+      Ops.push_back(P);
+      Changed = true;
+      continue;
+    }
+    for (unsigned C = 0; C < NumCounters; ++C)
+      if (P.Younger[C] < Mine->Younger[C]) {
+        Mine->Younger[C] = P.Younger[C];
+        Changed = true;
+      }
+  }
+  return Changed;
+}
+
+void PendingState::issue(const InstInfo &I) {
+  if (!I.Counters)
+    return;
+  for (PendingOp &P : Ops)
+    for (unsigned C = 0; C < NumCounters; ++C)
+      if ((I.InOrder & P.InOrder & (1u << C)) && P.Younger[C] < YoungerCap)
+        ++P.Younger[C];
+  // A second instance of the same op (a loop) replaces the first: the new
+  // one completes no earlier than the old one.
+  Ops.erase(std::remove_if(Ops.begin(), Ops.end(),
+                           [&](const PendingOp &P) { return P.Op == I.Op; }),
+            Ops.end());
+  PendingOp N;
+  N.Op = I.Op;
+  N.Counters = I.Counters;
+  N.InOrder = I.InOrder;
+  N.Defs = &I.Defs;
+  Ops.push_back(N);
+}
+
+void PendingState::wait(const unsigned Counts[NumCounters],
+                        SmallVectorImpl<PendingOp> *Covered) {
+  auto It = std::remove_if(Ops.begin(), Ops.end(), [&](const PendingOp &P) {
+    if (!P.coveredBy(Counts))
+      return false;
+    if (Covered)
+      Covered->push_back(P);
+    return true;
+  });
+  Ops.erase(It, Ops.end());
+}
+
+void PendingState::addUnknown() {
+  for (unsigned C = 0; C < NumCounters; ++C) {
+    PendingOp P;
+    P.Counters = 1u << C;
+    Ops.push_back(P);
+  }
+}
+
+WaitcntAnalysis::WaitcntAnalysis(Operation *Fn, InstInfoCache &Cache)
+    : Fn(Fn), Cache(Cache) {
+  Region &R = Fn->getRegion(0);
+  if (R.empty())
+    return;
+  PendingState Entry;
+  if (!isa<amdgcn::KernelOp>(Fn))
+    Entry.addUnknown();
+  In[&R.front()] = Entry;
+  std::deque<Block *> Work;
+  DenseMap<Block *, bool> Queued;
+  for (Block &B : R) {
+    Work.push_back(&B);
+    Queued[&B] = true;
+  }
+  while (!Work.empty()) {
+    Block *B = Work.front();
+    Work.pop_front();
+    Queued[B] = false;
+    PendingState S = In[B];
+    for (Operation &Op : *B)
+      transfer(S, Cache.get(&Op));
+    for (Block *Succ : B->getSuccessors()) {
+      auto [It, Inserted] = In.try_emplace(Succ);
+      bool Changed = It->second.merge(S) || Inserted;
+      if (Changed && !Queued[Succ]) {
+        Work.push_back(Succ);
+        Queued[Succ] = true;
+      }
+    }
+  }
+}
+
+void WaitcntAnalysis::transfer(PendingState &S, const InstInfo &I) {
+  if (I.Kind == OpKind::Waitcnt) {
+    S.wait(I.Wait);
+    return;
+  }
+  if (I.IsCall) {
+    S.Ops.clear();
+    return;
+  }
+  S.issue(I);
+}
+
+const PendingState &WaitcntAnalysis::in(Block *B) const {
+  auto It = In.find(B);
+  return It == In.end() ? Empty : It->second;
+}
+
+void WaitcntAnalysis::replay(
+    Block *B, function_ref<void(Operation *, const PendingState &)> F) const {
+  PendingState S = in(B);
+  for (Operation &Op : *B) {
+    F(&Op, S);
+    transfer(S, Cache.get(&Op));
+  }
+}
+
+void WaitcntAnalysis::touching(const PendingState &S, const InstInfo &I,
+                               const RegUnitInfo &RU,
+                               SmallVectorImpl<const PendingOp *> &Out) {
+  if (I.Kind == OpKind::Waitcnt || S.Ops.empty())
+    return;
+  UnitList Touched;
+  for (uint16_t U : I.Uses)
+    if (!RU.isPseudo(U))
+      Touched.push_back(U);
+  for (uint16_t U : I.Defs)
+    if (!RU.isPseudo(U))
+      RegUnitInfo::addUnit(Touched, U);
+  if (Touched.empty())
+    return;
+  for (const PendingOp &P : S.Ops)
+    if (P.writesAny(Touched)) // P.Op == I.Op: an earlier loop iteration
+      Out.push_back(&P);
+}
+
+void WaitcntAnalysis::findUnwaited(SmallVectorImpl<Unwaited> &Out) const {
+  const RegUnitInfo &RU = Cache.units();
+  for (Block &B : Fn->getRegion(0))
+    replay(&B, [&](Operation *Op, const PendingState &S) {
+      const InstInfo &I = Cache.get(Op);
+      SmallVector<const PendingOp *, 4> Ps;
+      touching(S, I, RU, Ps);
+      for (const PendingOp *P : Ps) {
+        Unwaited U;
+        U.User = Op;
+        U.Producer = P->Op;
+        UnitList Touched(I.Uses.begin(), I.Uses.end());
+        for (uint16_t D : I.Defs)
+          RegUnitInfo::addUnit(Touched, D);
+        if (P->Defs)
+          RegUnitInfo::intersect(*P->Defs, Touched, U.Units);
+        for (auto It = U.Units.begin(); It != U.Units.end();)
+          It = RU.isPseudo(*It) ? U.Units.erase(It) : It + 1;
+        if (!P->Defs)
+          for (uint16_t X : Touched)
+            if (!RU.isPseudo(X))
+              U.Units.push_back(X);
+        Out.push_back(std::move(U));
+      }
+    });
+}
