@@ -1,0 +1,556 @@
+//===- OpcodeTest.cpp - Per-opcode edge values and failure modes ----------===//
+//
+// Every expected value below is derived by hand from the ISA definition of
+// the instruction (AMD CDNA3 ISA, IEEE-754 for float arithmetic), not from
+// the emulator. Instructions are assembled by LLVM's AMDGPU assembler and run
+// as a one-wave snippet (emu::runSnippet).
+//
+//===----------------------------------------------------------------------===//
+
+#include "asmevo/Emu/Emulator.h"
+#include "asmevo/MC/TargetInfo.h"
+
+#include "llvm/MC/MCInst.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace asmevo;
+using namespace asmevo::emu;
+
+namespace {
+
+uint32_t fbits(float F) {
+  uint32_t U;
+  std::memcpy(&U, &F, 4);
+  return U;
+}
+
+struct Snip {
+  std::string CPU = "gfx942";
+  SnippetState S;
+  RunOptions Opts;
+  Memory *Mem = nullptr;
+  Snip() { Opts.Budget = 10000; }
+  SnippetResult run(std::vector<std::string> Lines) {
+    auto TI = TargetInfo::get(CPU, "");
+    EXPECT_TRUE(bool(TI));
+    std::vector<uint8_t> Code;
+    Lines.push_back("s_endpgm");
+    for (const std::string &L : Lines) {
+      llvm::MCInst MI;
+      llvm::SmallVector<uint8_t, 16> B;
+      if (llvm::Error E = (*TI)->assemble(L, MI, B)) {
+        ADD_FAILURE() << "cannot assemble '" << L
+                      << "': " << llvm::toString(std::move(E));
+        return {};
+      }
+      Code.insert(Code.end(), B.begin(), B.end());
+    }
+    return runSnippet(CPU, Code, S, Mem, Opts);
+  }
+  // Sets lane values of a VGPR (other lanes 0).
+  void v(unsigned R, std::initializer_list<uint32_t> Lanes) {
+    unsigned L = 0;
+    for (uint32_t X : Lanes)
+      S.V[R][L++] = X;
+  }
+};
+
+#define RUN_OK(R)                                                              \
+  ASSERT_TRUE((R).Run.ok()) << (R).Run.Message
+
+//===----------------------------------------------------------------------===//
+// SALU
+//===----------------------------------------------------------------------===//
+
+TEST(EmuSalu, AddCarryAndOverflow) {
+  Snip T;
+  T.S.S[0] = 0xffffffffu;
+  T.S.S[1] = 1;
+  T.S.S[4] = 0x7fffffff;
+  auto R = T.run({"s_add_u32 s2, s0, s1"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.S[2], 0u);
+  EXPECT_TRUE(R.State.SCC); // carry out
+  R = T.run({"s_add_i32 s5, s4, s1"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.S[5], 0x80000000u);
+  EXPECT_TRUE(R.State.SCC); // signed overflow
+  R = T.run({"s_add_u32 s2, s0, s1", "s_addc_u32 s3, 5, 6"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.S[3], 12u); // 5 + 6 + carry
+  EXPECT_FALSE(R.State.SCC);
+  R = T.run({"s_sub_u32 s2, 0, 1"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.S[2], 0xffffffffu);
+  EXPECT_TRUE(R.State.SCC); // borrow
+  T.S.SCC = true;
+  R = T.run({"s_subb_u32 s2, 0, 0"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.S[2], 0xffffffffu); // 0 - 0 - borrow
+  EXPECT_TRUE(R.State.SCC);
+}
+
+TEST(EmuSalu, ShiftsUseLowBits) {
+  Snip T;
+  T.S.S[0] = 1;
+  T.S.S[1] = 0x80000000u;
+  auto R = T.run({"s_lshl_b32 s2, s0, 33", "s_lshr_b32 s3, s1, 32",
+                  "s_ashr_i32 s4, s1, 31", "s_lshl_b64 s[6:7], s[0:1], 63",
+                  "s_lshr_b64 s[8:9], s[0:1], 64"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.S[2], 2u);          // 33 & 31 = 1
+  EXPECT_EQ(R.State.S[3], 0x80000000u); // 32 & 31 = 0
+  EXPECT_EQ(R.State.S[4], 0xffffffffu);
+  EXPECT_EQ(R.State.S[6], 0u);
+  EXPECT_EQ(R.State.S[7], 0x80000000u); // bit 0 of s[0:1] to bit 63
+  EXPECT_EQ(R.State.S[8], 1u);          // 64 & 63 = 0: unchanged
+  EXPECT_EQ(R.State.S[9], 0x80000000u);
+}
+
+TEST(EmuSalu, BitOps) {
+  Snip T;
+  T.S.S[0] = 0x12345678;
+  T.S.S[1] = 0x00000f00;
+  T.S.S[10] = 0;
+  T.S.S[11] = 0x80;
+  auto R = T.run({"s_bfe_u32 s2, s0, 0x80004", "s_bfe_i32 s3, s1, 0x40008",
+                  "s_ff1_i32_b32 s4, s10", "s_ff1_i32_b32 s5, s11",
+                  "s_flbit_i32_b32 s6, 1", "s_bcnt1_i32_b64 s7, -1",
+                  "s_brev_b32 s12, 1", "s_flbit_i32 s13, -1"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.S[2], 0x67u);       // 8 bits from bit 4
+  EXPECT_EQ(R.State.S[3], 0xffffffffu); // 0xf sign-extended from 4 bits
+  EXPECT_EQ(R.State.S[4], 0xffffffffu); // no bit set: -1
+  EXPECT_EQ(R.State.S[5], 7u);
+  EXPECT_EQ(R.State.S[6], 31u);
+  EXPECT_EQ(R.State.S[7], 64u);
+  EXPECT_TRUE(R.State.SCC);
+  EXPECT_EQ(R.State.S[12], 0x80000000u);
+  EXPECT_EQ(R.State.S[13], 0xffffffffu); // all bits equal the sign: -1
+}
+
+TEST(EmuSalu, MulHiAndCompare) {
+  Snip T;
+  T.S.S[0] = 0x80000000u;
+  auto R = T.run({"s_mul_hi_i32 s1, s0, s0", "s_mul_i32 s2, s0, -1",
+                  "s_cmp_lt_i32 -1, 0"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.S[1], 0x40000000u); // (-2^31)^2 = 2^62
+  EXPECT_EQ(R.State.S[2], 0x80000000u); // wraps
+  EXPECT_TRUE(R.State.SCC);
+  R = T.run({"s_cmp_lt_u32 -1, 0"});
+  RUN_OK(R);
+  EXPECT_FALSE(R.State.SCC);
+}
+
+TEST(EmuSalu, SaveExec) {
+  Snip T;
+  T.S.Exec = 0xff;
+  T.S.S[0] = 0x0f;
+  T.S.S[1] = 0;
+  auto R = T.run({"s_and_saveexec_b64 s[2:3], s[0:1]"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.S[2], 0xffu);
+  EXPECT_EQ(R.State.Exec, 0x0full);
+  EXPECT_TRUE(R.State.SCC);
+  T.S.S[0] = 0xf0;
+  R = T.run({"s_and_saveexec_b64 s[2:3], s[0:1]", "s_andn2_saveexec_b64 s[4:5], s[2:3]"});
+  RUN_OK(R);
+  // exec = 0xf0; then exec = s[2:3] & ~exec = 0xff & ~0xf0 = 0x0f
+  EXPECT_EQ(R.State.Exec, 0x0full);
+}
+
+//===----------------------------------------------------------------------===//
+// VALU integer
+//===----------------------------------------------------------------------===//
+
+TEST(EmuValu, CarryChain) {
+  Snip T;
+  T.S.Exec = 3;
+  T.v(0, {0xffffffffu, 1});
+  T.v(1, {1, 1});
+  auto R = T.run({"v_add_co_u32_e32 v2, vcc, v0, v1",
+                  "v_addc_co_u32_e32 v3, vcc, 0, v10, vcc"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[2][0], 0u);
+  EXPECT_EQ(R.State.V[2][1], 2u);
+  EXPECT_EQ(R.State.V[3][0], 1u); // carry of lane 0 propagated
+  EXPECT_EQ(R.State.V[3][1], 0u);
+  EXPECT_EQ(R.State.S[106], 0u); // second add: no carry
+  R = T.run({"v_sub_co_u32_e32 v2, vcc, 0, v1"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[2][0], 0xffffffffu);
+  EXPECT_EQ(R.State.S[106], 3u); // borrow in both active lanes only
+  EXPECT_EQ(R.State.S[107], 0u);
+}
+
+TEST(EmuValu, ShiftsAndMultiplies) {
+  Snip T;
+  T.v(0, {32, 31});
+  T.v(1, {1, 1});
+  T.v(4, {1});
+  T.v(5, {0});
+  T.v(6, {0x80000000u});
+  T.v(7, {0x10000});
+  auto R = T.run({"v_lshlrev_b32_e32 v2, v0, v1",
+                  "v_lshlrev_b64 v[8:9], 63, v[4:5]",
+                  "v_lshlrev_b64 v[10:11], 64, v[4:5]",
+                  "v_ashrrev_i32_e32 v12, 31, v6", "v_mul_hi_i32 v13, v6, v6",
+                  "v_mul_lo_u32 v14, v7, v7", "v_mul_u32_u24_e32 v15, 2, v1",
+                  "v_mul_hi_u32 v16, -1, -1"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[2][0], 1u);          // 32 & 31 = 0
+  EXPECT_EQ(R.State.V[2][1], 0x80000000u); // 31
+  EXPECT_EQ(R.State.V[8][0], 0u);
+  EXPECT_EQ(R.State.V[9][0], 0x80000000u);
+  EXPECT_EQ(R.State.V[10][0], 1u); // 64 & 63 = 0
+  EXPECT_EQ(R.State.V[12][0], 0xffffffffu);
+  EXPECT_EQ(R.State.V[13][0], 0x40000000u);
+  EXPECT_EQ(R.State.V[14][0], 0u); // 2^32 wraps
+  EXPECT_EQ(R.State.V[15][0], 2u);
+  EXPECT_EQ(R.State.V[16][0], 0xfffffffeu); // (2^32-1)^2 >> 32
+}
+
+TEST(EmuValu, BitfieldPermAlign) {
+  Snip T;
+  T.v(0, {0x12345678});
+  T.v(1, {0x9abcdef0});
+  T.S.S[10] = 0xf0;
+  T.S.S[11] = 0xff00ff00u;
+  T.S.S[12] = 0x07060504;
+  T.S.S[13] = 0x0c0d0800;
+  auto R = T.run({"v_bfe_u32 v2, v0, 4, 0", "v_bfe_i32 v3, s10, 4, 4",
+                  "v_bfi_b32 v4, s11, v0, v1",
+                  "v_perm_b32 v5, v0, v1, s12",
+                  "v_perm_b32 v6, v0, v1, s13",
+                  "v_alignbit_b32 v7, v0, v1, 4",
+                  "v_alignbyte_b32 v8, v0, v1, 1"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[2][0], 0u);          // width 0
+  EXPECT_EQ(R.State.V[3][0], 0xffffffffu); // 0xf as signed 4-bit
+  EXPECT_EQ(R.State.V[4][0], 0x12bc56f0u);
+  EXPECT_EQ(R.State.V[5][0], 0x12345678u); // bytes 4-7 = S0
+  // selectors (msb first): 0x0c -> 0x00, 0x0d -> 0xff, 0x08 -> sign of
+  // byte 1 (S1 bit 15: 0xde -> 1 -> 0xff), 0x00 -> byte 0 of S1 (0xf0)
+  EXPECT_EQ(R.State.V[6][0], 0x00ffffF0u);
+  EXPECT_EQ(R.State.V[7][0], 0x89abcdefu);
+  EXPECT_EQ(R.State.V[8][0], 0x789abcdeu);
+}
+
+TEST(EmuValu, SadAndLanes) {
+  Snip T;
+  T.S.Exec = ~0ull;
+  for (unsigned L = 0; L < 64; ++L)
+    T.S.V[0][L] = L * 10;
+  T.S.S[14] = 0x01020304;
+  T.S.S[15] = 0x04030201;
+  T.v(5, {0x04030201});
+  auto R = T.run({"v_sad_u8 v2, s14, v5, 10",
+                  "v_readlane_b32 s0, v0, 5", "s_mov_b64 exec, 1",
+                  "v_writelane_b32 v3, 7, 63", "s_mov_b64 exec, -1",
+                  "v_mbcnt_lo_u32_b32 v4, -1, 0",
+                  "v_mbcnt_hi_u32_b32 v4, -1, v4"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[2][0], 18u); // 3+1+1+3 + 10
+  EXPECT_EQ(R.State.S[0], 50u);
+  EXPECT_EQ(R.State.V[3][63], 7u); // writelane ignores EXEC
+  for (unsigned L = 0; L < 64; ++L)
+    EXPECT_EQ(R.State.V[4][L], L); // lane id
+}
+
+TEST(EmuValu, CndmaskHonoursExec) {
+  Snip T;
+  T.S.Exec = 0b0101;
+  T.S.S[106] = 0b0011;
+  T.v(0, {10, 11, 12, 13});
+  T.v(1, {20, 21, 22, 23});
+  T.v(2, {99, 99, 99, 99});
+  auto R = T.run({"v_cndmask_b32_e32 v2, v0, v1, vcc"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[2][0], 20u); // vcc set: src1
+  EXPECT_EQ(R.State.V[2][1], 99u); // inactive
+  EXPECT_EQ(R.State.V[2][2], 12u); // vcc clear: src0
+  EXPECT_EQ(R.State.V[2][3], 99u);
+}
+
+//===----------------------------------------------------------------------===//
+// VALU float
+//===----------------------------------------------------------------------===//
+
+TEST(EmuValuFloat, ConvertSaturates) {
+  Snip T;
+  T.v(0, {0x7fc00000u, fbits(INFINITY), fbits(-INFINITY), fbits(2147483648.0f),
+          fbits(-1.5f), fbits(-1.0f), fbits(4294967296.0f)});
+  T.S.Exec = 0x7f;
+  auto R = T.run({"v_cvt_i32_f32_e32 v1, v0", "v_cvt_u32_f32_e32 v2, v0"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[1][0], 0u);          // NaN
+  EXPECT_EQ(R.State.V[1][1], 0x7fffffffu); // +inf
+  EXPECT_EQ(R.State.V[1][2], 0x80000000u); // -inf
+  EXPECT_EQ(R.State.V[1][3], 0x7fffffffu); // 2^31
+  EXPECT_EQ(R.State.V[1][4], 0xffffffffu); // trunc(-1.5) = -1
+  EXPECT_EQ(R.State.V[2][5], 0u);          // -1 -> 0
+  EXPECT_EQ(R.State.V[2][6], 0xffffffffu); // 2^32 saturates
+}
+
+TEST(EmuValuFloat, MinMaxZerosAndNaNs) {
+  Snip T;
+  T.v(0, {0x80000000u, 0x7fc00000u, 0x7f800001u});
+  T.v(1, {0x00000000u, fbits(1.0f), fbits(1.0f)});
+  T.S.Exec = 7;
+  auto R = T.run({"v_max_f32_e32 v2, v0, v1", "v_min_f32_e32 v3, v0, v1",
+                  "v_max_f32_e32 v4, v1, v0"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[2][0], 0x00000000u); // max(-0, +0) = +0
+  EXPECT_EQ(R.State.V[4][0], 0x00000000u);
+  EXPECT_EQ(R.State.V[3][0], 0x80000000u); // min(-0, +0) = -0
+  EXPECT_EQ(R.State.V[2][1], fbits(1.0f)); // quiet NaN: the number
+  EXPECT_EQ(R.State.V[2][2], 0x7fc00001u); // IEEE mode: sNaN -> quiet NaN
+}
+
+TEST(EmuValuFloat, DenormalsFmaAndLegacyMul) {
+  Snip T;
+  T.v(0, {1, 0x3f800001u, 0, 0});
+  T.v(1, {1, 0x3f800001u, fbits(INFINITY), fbits(INFINITY)});
+  T.v(2, {0, 0xbf800002u});
+  T.S.Exec = 0xf;
+  auto R = T.run({"v_add_f32_e32 v3, v0, v1", "v_fma_f32 v4, v0, v1, v2",
+                  "v_mul_f32_e32 v5, v0, v1", "v_add_f32_e32 v5, v5, v2",
+                  "v_mul_legacy_f32 v6, v0, v1", "v_mul_f32_e32 v7, v0, v1"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[3][0], 2u); // denormals are kept (MODE f32 denorm on)
+  // (1+2^-23)^2 - (1+2^-22) = 2^-46 exactly with one rounding
+  EXPECT_EQ(R.State.V[4][1], 0x28800000u);
+  EXPECT_EQ(R.State.V[5][1], 0u); // separately rounded: 0
+  EXPECT_EQ(R.State.V[6][2], 0u); // legacy: 0 * inf = 0
+  EXPECT_TRUE(std::isnan([&] {
+    float F;
+    std::memcpy(&F, &R.State.V[7][3], 4);
+    return F;
+  }()));
+}
+
+TEST(EmuValuFloat, Modifiers) {
+  Snip T;
+  T.v(0, {fbits(1.0f), fbits(0.75f)});
+  T.v(1, {fbits(-2.0f), fbits(0.75f)});
+  T.S.Exec = 3;
+  auto R = T.run({"v_add_f32_e64 v2, -v0, |v1|", "v_add_f32_e64 v3, v0, v1 clamp",
+                  "v_add_f32_e64 v4, v0, v1 mul:2", "v_add_f32_e64 v5, v0, v1 div:2"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[2][0], fbits(1.0f)); // -1 + 2
+  EXPECT_EQ(R.State.V[3][1], fbits(1.0f)); // 1.5 clamped
+  EXPECT_EQ(R.State.V[3][0], 0u);          // -1 clamped to +0
+  EXPECT_EQ(R.State.V[4][1], fbits(3.0f));
+  EXPECT_EQ(R.State.V[5][1], fbits(0.75f));
+}
+
+TEST(EmuValuFloat, HalfConversions) {
+  Snip T;
+  T.v(0, {fbits(1.0f + 0x1p-11f), fbits(1.0f + 3 * 0x1p-11f), fbits(65520.0f),
+          fbits(0x1p-25f), fbits(0.75f * 0x1p-24f), fbits(-0.0f)});
+  T.v(1, {0x0001, 0x7c00, 0xfc00, 0x3c00});
+  T.S.Exec = 0x3f;
+  auto R = T.run({"v_cvt_f16_f32_e32 v2, v0", "v_cvt_f32_f16_e32 v3, v1"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[2][0] & 0xffff, 0x3c00u); // tie to even: 1.0
+  EXPECT_EQ(R.State.V[2][1] & 0xffff, 0x3c02u); // tie to even: 1+2^-9
+  EXPECT_EQ(R.State.V[2][2] & 0xffff, 0x7c00u); // overflow: inf
+  EXPECT_EQ(R.State.V[2][3] & 0xffff, 0x0000u); // 2^-25: tie to even 0
+  EXPECT_EQ(R.State.V[2][4] & 0xffff, 0x0001u); // 0.75*2^-24 -> 2^-24
+  EXPECT_EQ(R.State.V[2][5] & 0xffff, 0x8000u); // -0
+  EXPECT_EQ(R.State.V[3][0], 0x33800000u);      // 2^-24
+  EXPECT_EQ(R.State.V[3][1], fbits(INFINITY));
+  EXPECT_EQ(R.State.V[3][2], fbits(-INFINITY));
+  EXPECT_EQ(R.State.V[3][3], fbits(1.0f));
+}
+
+TEST(EmuValuFloat, FrexpLdexpClass) {
+  Snip T;
+  T.v(0, {fbits(8.0f), fbits(INFINITY), fbits(-INFINITY), 0x7fc00000u});
+  T.S.Exec = 0xf;
+  T.S.S[16] = uint32_t(-149);
+  T.S.S[17] = 128;
+  auto R = T.run({"v_frexp_mant_f32_e32 v1, v0", "v_frexp_exp_i32_f32_e32 v2, v0",
+                  "v_ldexp_f32 v3, 1.0, s17", "v_ldexp_f32 v4, 1.0, s16",
+                  "v_cmp_class_f32_e64 s[0:1], v0, 4",
+                  "v_cmp_u_f32_e64 s[2:3], v0, v0",
+                  "v_cmp_lt_f32_e64 s[4:5], v0, 1.0",
+                  "v_cmp_nge_f32_e64 s[6:7], v0, 1.0"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[1][0], fbits(0.5f));
+  EXPECT_EQ(R.State.V[1][1], fbits(INFINITY)); // inf passes through
+  EXPECT_EQ(R.State.V[2][0], 4u);
+  EXPECT_EQ(R.State.V[3][0], fbits(INFINITY)); // 2^128 overflows
+  EXPECT_EQ(R.State.V[4][0], 1u);              // 2^-149: smallest denormal
+  EXPECT_EQ(R.State.S[0], 0b0100u);            // class bit 2: -inf
+  EXPECT_EQ(R.State.S[2], 0b1000u);            // unordered: NaN lane
+  EXPECT_EQ(R.State.S[4], 0b0100u);            // -inf < 1; NaN false
+  EXPECT_EQ(R.State.S[6], 0b1100u);            // !(x >= 1): -inf and NaN
+}
+
+//===----------------------------------------------------------------------===//
+// DPP / SDWA
+//===----------------------------------------------------------------------===//
+
+TEST(EmuCrossLane, DppRowShr) {
+  Snip T;
+  for (unsigned L = 0; L < 64; ++L) {
+    T.S.V[0][L] = 100 + L;
+    T.S.V[2][L] = 0xdead;
+    T.S.V[3][L] = 0xdead;
+  }
+  auto R = T.run({"v_mov_b32_dpp v2, v0 row_shr:1 row_mask:0xf bank_mask:0xf",
+                  "v_mov_b32_dpp v3, v0 row_shr:1 row_mask:0xf bank_mask:0xf "
+                  "bound_ctrl:0",
+                  "v_mov_b32_dpp v4, v0 row_bcast:15 row_mask:0xa bank_mask:0xf"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[2][0], 0xdeadu); // invalid source: lane not written
+  EXPECT_EQ(R.State.V[2][1], 100u);
+  EXPECT_EQ(R.State.V[2][16], 0xdeadu); // row boundary
+  EXPECT_EQ(R.State.V[2][17], 116u);
+  EXPECT_EQ(R.State.V[3][0], 0u); // bound_ctrl: invalid source reads 0
+  EXPECT_EQ(R.State.V[4][16], 115u); // lane 15 broadcast into row 1
+  EXPECT_EQ(R.State.V[4][0], 0u);    // row 0 masked (row_mask 0xa)
+  EXPECT_EQ(R.State.V[4][48], 147u); // lane 47 into row 3
+}
+
+TEST(EmuCrossLane, SdwaSelects) {
+  Snip T;
+  T.v(0, {0x11223344});
+  T.v(2, {0xaaaabbbb});
+  T.S.Exec = 1;
+  auto R = T.run({"v_mov_b32_sdwa v2, v0 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE "
+                  "src0_sel:BYTE_1",
+                  "v_mov_b32_sdwa v3, v0 dst_sel:BYTE_0 dst_unused:UNUSED_PAD "
+                  "src0_sel:BYTE_3"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[2][0], 0x0033bbbbu);
+  EXPECT_EQ(R.State.V[3][0], 0x00000011u);
+}
+
+//===----------------------------------------------------------------------===//
+// Memory, scoreboard and failure modes
+//===----------------------------------------------------------------------===//
+
+struct MemSnip : Snip {
+  Memory M;
+  Region *Buf = nullptr;
+  MemSnip() {
+    Buf = *M.map(0x10000, 256, PermRW, "buf");
+    auto *RO = *M.map(0x20000, 256, PermRead, "ro");
+    (void)RO;
+    for (unsigned K = 0; K < 64; ++K) {
+      uint32_t V = 1000 + K;
+      std::memcpy(Buf->Data.data() + 4 * K, &V, 4);
+    }
+    Mem = &M;
+    S.S[0] = 0x10000;
+    S.S[1] = 0;
+    S.S[2] = 0x20000;
+    S.S[3] = 0;
+    S.Exec = 0xf;
+    for (unsigned L = 0; L < 64; ++L)
+      S.V[0][L] = 4 * L;
+  }
+};
+
+TEST(EmuMemory, LoadNeedsWaitcnt) {
+  MemSnip T;
+  auto R = T.run({"global_load_dword v1, v0, s[0:1]", "s_waitcnt vmcnt(0)",
+                  "v_add_u32_e32 v2, 1, v1"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[2][3], 1004u);
+  R = T.run({"global_load_dword v1, v0, s[0:1]", "v_add_u32_e32 v2, 1, v1"});
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Race);
+  EXPECT_NE(R.Run.Message.find("reads v1 (lane 0)"), std::string::npos)
+      << R.Run.Message;
+  // vmcnt counts in order: vmcnt(1) covers the older load only.
+  R = T.run({"global_load_dword v1, v0, s[0:1]",
+             "global_load_dword v3, v0, s[0:1] offset:4", "s_waitcnt vmcnt(1)",
+             "v_mov_b32_e32 v4, v1", "v_mov_b32_e32 v5, v3"});
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Race);
+  EXPECT_NE(R.Run.Message.find("v_mov_b32_e32 v5, v3"), std::string::npos)
+      << R.Run.Message;
+}
+
+TEST(EmuMemory, SmemOutOfOrder) {
+  MemSnip T;
+  auto R = T.run({"s_load_dword s4, s[0:1], 0x0", "ds_read_b32 v1, v0",
+                  "s_waitcnt lgkmcnt(1)", "v_mov_b32_e32 v2, v1"});
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Race) << R.Run.Message; // SMEM may land last
+  R = T.run({"s_load_dword s4, s[0:1], 0x0", "s_load_dword s5, s[0:1], 0x4",
+             "s_waitcnt lgkmcnt(1)", "s_mov_b32 s6, s4"});
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Race) << R.Run.Message;
+  R = T.run({"s_load_dword s4, s[0:1], 0x0", "s_load_dword s5, s[0:1], 0x4",
+             "s_waitcnt lgkmcnt(0)", "s_add_u32 s6, s4, s5"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.S[6], 2001u);
+  // In-order LDS: lgkmcnt(1) after two ds_reads covers the first.
+  R = T.run({"ds_read_b32 v1, v0", "ds_read_b32 v2, v0 offset:4",
+             "s_waitcnt lgkmcnt(1)", "v_mov_b32_e32 v3, v1"});
+  RUN_OK(R);
+}
+
+TEST(EmuMemory, Faults) {
+  MemSnip T;
+  auto R = T.run({"global_load_dword v1, v0, s[0:1] offset:256"});
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Fault);
+  EXPECT_NE(R.Run.Message.find("address 0x10100 (lane 0)"), std::string::npos)
+      << R.Run.Message;
+  R = T.run({"global_store_dword v0, v0, s[2:3]"});
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Fault);
+  EXPECT_NE(R.Run.Message.find("read-only"), std::string::npos) << R.Run.Message;
+  R = T.run({"v_mov_b32_e32 v1, 2", "ds_write_b32 v1, v0"});
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Fault);
+  EXPECT_NE(R.Run.Message.find("misaligned LDS"), std::string::npos)
+      << R.Run.Message;
+  R = T.run({"v_mov_b32_e32 v1, 0x10000", "ds_write_b32 v1, v0"});
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Fault);
+}
+
+TEST(EmuMemory, BudgetAndUnsupported) {
+  Snip T;
+  T.Opts.Budget = 500;
+  auto R = T.run({"s_branch 0xffff"}); // branch to itself
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Budget) << R.Run.Message;
+  R = T.run({"v_cvt_pknorm_i16_f32 v0, v1, v2"});
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported);
+  EXPECT_NE(R.Run.Message.find("v_cvt_pknorm_i16_f32"), std::string::npos)
+      << R.Run.Message;
+  T.Opts.RefuseApproximate = true;
+  R = T.run({"v_exp_f32_e32 v0, v1"});
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Approximate) << R.Run.Message;
+}
+
+TEST(EmuMemory, LdsAtomicsAndPermute) {
+  Snip T;
+  T.S.Exec = ~0ull;
+  for (unsigned L = 0; L < 64; ++L) {
+    T.S.V[0][L] = 0;      // all lanes: address 0
+    T.S.V[1][L] = L + 1;  // add values
+    T.S.V[2][L] = (63 - L) * 4;
+  }
+  auto R = T.run({"ds_add_u32 v0, v1", "s_waitcnt lgkmcnt(0)",
+                  "ds_read_b32 v3, v0", "ds_bpermute_b32 v4, v2, v1",
+                  "s_waitcnt lgkmcnt(0)"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[3][5], 64u * 65 / 2);
+  EXPECT_EQ(R.State.V[4][0], 64u); // lane 0 reads lane 63's value
+}
+
+TEST(EmuTarget, Gfx90aRuns) {
+  Snip T;
+  T.CPU = "gfx90a";
+  T.v(0, {5});
+  T.S.Exec = 1;
+  auto R = T.run({"v_add_u32_e32 v1, 7, v0"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[1][0], 12u);
+}
+
+} // namespace
