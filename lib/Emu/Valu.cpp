@@ -1034,6 +1034,55 @@ V2H(v_min_f16, {
   return f2h(asF(minmax32<false>(U(h2f(a)), U(h2f(b)), x.W->Ieee)));
 })
 
+
+// --- 16-bit integer and more f16 (upper half kept; see docs) ---
+#define V2S(NAME, ...) VOP(NAME, 2, 16, 16, 0, 16, 0, 0, -1, false, false, __VA_ARGS__)
+#define V3S(NAME, ...) VOP(NAME, 3, 16, 16, 16, 16, 0, 0, -1, false, false, __VA_ARGS__)
+V2S(v_lshlrev_b16, return uint16_t(b << (a & 15));)
+V2S(v_lshrrev_b16, return uint16_t(uint16_t(b) >> (a & 15));)
+V2S(v_ashrrev_i16, return uint16_t(int16_t(b) >> (a & 15));)
+V2S(v_add_u16, return uint16_t(a + b);)
+V2S(v_sub_u16, return uint16_t(a - b);)
+V2S(v_subrev_u16, return uint16_t(b - a);)
+V2S(v_mul_lo_u16, return uint16_t(a * b);)
+V2S(v_max_u16, return uint16_t(a) > uint16_t(b) ? a : b;)
+V2S(v_min_u16, return uint16_t(a) < uint16_t(b) ? a : b;)
+V2S(v_max_i16, return int16_t(a) > int16_t(b) ? a : b;)
+V2S(v_min_i16, return int16_t(a) < int16_t(b) ? a : b;)
+V3S(v_mad_u16, return uint16_t(a * b + c);)
+V3S(v_mad_i16, return uint16_t(int16_t(a) * int16_t(b) + int16_t(c));)
+V1H(v_sqrt_f16, return f2h(std::sqrt(h2f(a)));)
+V1H(v_rcp_f16, return f2h(1.0f / h2f(a));)
+V1H(v_rsq_f16, return f2h(float(1.0 / std::sqrt(double(h2f(a)))));)
+V1H(v_exp_f16, return f2h(std::exp2(h2f(a)));)
+V1H(v_log_f16, return f2h(std::log2(h2f(a)));)
+V1H(v_floor_f16, return f2h(std::floor(h2f(a)));)
+V1H(v_ceil_f16, return f2h(std::ceil(h2f(a)));)
+V1H(v_trunc_f16, return f2h(std::trunc(h2f(a)));)
+V1H(v_rndne_f16, return f2h(std::nearbyint(h2f(a)));)
+VOP(v_cvt_f16_u16, 1, 16, 0, 0, 16, 0, 16, -1, false, false,
+    return f2h(float(uint16_t(a)));)
+VOP(v_cvt_f16_i16, 1, 16, 0, 0, 16, 0, 16, -1, false, false,
+    return f2h(float(int16_t(a)));)
+VOP(v_cvt_u16_f16, 1, 16, 0, 0, 16, 1, 0, -1, false, false, {
+  float v = h2f(a);
+  return v != v || v <= 0 ? 0u : v >= 65535.0f ? 0xffffu : uint32_t(v);
+})
+VOP(v_cvt_i16_f16, 1, 16, 0, 0, 16, 1, 0, -1, false, false, {
+  float v = h2f(a);
+  return v != v ? 0u : uint16_t(int16_t(v >= 32767.0f ? 32767 : v <= -32768.0f ? -32768 : int(v)));
+})
+VOP(v_ldexp_f16, 2, 16, 16, 0, 16, 1, 16, -1, false, false,
+    return f2h(std::ldexp(h2f(a), int16_t(b)));)
+V3H(v_max3_f16, {
+  bool ie = x.W->Ieee;
+  return f2h(asF(minmax32<true>(minmax32<true>(U(h2f(a)), U(h2f(b)), ie), U(h2f(c)), ie)));
+})
+V3H(v_min3_f16, {
+  bool ie = x.W->Ieee;
+  return f2h(asF(minmax32<false>(minmax32<false>(U(h2f(a)), U(h2f(b)), ie), U(h2f(c)), ie)));
+})
+
 // --- VOP3P packed and mixed ---
 // Packed: lo result from halves selected by op_sel, hi from op_sel_hi; neg
 // applies to lo, neg_hi to hi.
@@ -1422,6 +1471,13 @@ void registerValu(OpTable &T) {
   // or zeroed is not documented per opcode for gfx9: approximate.
   RA(v_add_f16); RA(v_sub_f16); RA(v_subrev_f16); RA(v_mul_f16);
   RA(v_fma_f16); RA(v_fmac_f16); RA(v_max_f16); RA(v_min_f16);
+  RA(v_lshlrev_b16); RA(v_lshrrev_b16); RA(v_ashrrev_i16); RA(v_add_u16);
+  RA(v_sub_u16); RA(v_subrev_u16); RA(v_mul_lo_u16); RA(v_max_u16);
+  RA(v_min_u16); RA(v_max_i16); RA(v_min_i16); RA(v_mad_u16); RA(v_mad_i16);
+  RA(v_sqrt_f16); RA(v_rcp_f16); RA(v_rsq_f16); RA(v_exp_f16); RA(v_log_f16);
+  RA(v_floor_f16); RA(v_ceil_f16); RA(v_trunc_f16); RA(v_rndne_f16);
+  RA(v_cvt_f16_u16); RA(v_cvt_f16_i16); RA(v_cvt_u16_f16); RA(v_cvt_i16_f16);
+  RA(v_ldexp_f16); RA(v_max3_f16); RA(v_min3_f16);
 #undef R
 #undef RA
   T.add("v_pk_fma_f16", h_v_pk_fma_f16);
