@@ -758,7 +758,7 @@ void registerMem(OpTable &T) {
   T.add("ds_nop", hCacheNop);
 }
 
-void registerMfma(OpTable &T) {}
+
 
 } // namespace emu
 } // namespace asmevo
