@@ -1083,6 +1083,64 @@ V3H(v_min3_f16, {
   return f2h(asF(minmax32<false>(minmax32<false>(U(h2f(a)), U(h2f(b)), ie), U(h2f(c)), ie)));
 })
 
+
+// --- Dot products (exact for integers; f16 dot approximate) ---
+V3I(v_dot4_i32_i8, {
+  int32_t acc = int32_t(c);
+  for (int k = 0; k < 4; ++k)
+    acc += int32_t(int8_t(a >> (8 * k))) * int32_t(int8_t(b >> (8 * k)));
+  return uint32_t(acc);
+})
+V3I(v_dot4c_i32_i8, {
+  int32_t acc = int32_t(c);
+  for (int k = 0; k < 4; ++k)
+    acc += int32_t(int8_t(a >> (8 * k))) * int32_t(int8_t(b >> (8 * k)));
+  return uint32_t(acc);
+})
+V3I(v_dot4_u32_u8, {
+  uint32_t acc = uint32_t(c);
+  for (int k = 0; k < 4; ++k)
+    acc += uint32_t((a >> (8 * k)) & 0xff) * uint32_t((b >> (8 * k)) & 0xff);
+  return acc;
+})
+V3I(v_dot2_i32_i16, {
+  int32_t acc = int32_t(c);
+  for (int k = 0; k < 2; ++k)
+    acc += int32_t(int16_t(a >> (16 * k))) * int32_t(int16_t(b >> (16 * k)));
+  return uint32_t(acc);
+})
+V3I(v_dot2_u32_u16, {
+  uint32_t acc = uint32_t(c);
+  for (int k = 0; k < 2; ++k)
+    acc += uint32_t((a >> (16 * k)) & 0xffff) * uint32_t((b >> (16 * k)) & 0xffff);
+  return acc;
+})
+V3I(v_dot8_i32_i4, {
+  int32_t acc = int32_t(c);
+  for (int k = 0; k < 8; ++k) {
+    int32_t p = int32_t(uint32_t(a) << (28 - 4 * k)) >> 28;
+    int32_t q = int32_t(uint32_t(b) << (28 - 4 * k)) >> 28;
+    acc += p * q;
+  }
+  return uint32_t(acc);
+})
+V3I(v_dot8_u32_u4, {
+  uint32_t acc = uint32_t(c);
+  for (int k = 0; k < 8; ++k)
+    acc += ((a >> (4 * k)) & 15) * ((b >> (4 * k)) & 15);
+  return acc;
+})
+VOP(v_dot2c_f32_f16, 3, 32, 32, 32, 32, 0, 32, -1, false, false, {
+  double s = double(h2f(uint16_t(a))) * h2f(uint16_t(b)) +
+             double(h2f(uint16_t(a >> 16))) * h2f(uint16_t(b >> 16));
+  return U(float(s + double(F(c))));
+})
+VOP(v_dot2_f32_f16, 3, 32, 32, 32, 32, 0, 32, -1, false, false, {
+  double s = double(h2f(uint16_t(a))) * h2f(uint16_t(b)) +
+             double(h2f(uint16_t(a >> 16))) * h2f(uint16_t(b >> 16));
+  return U(float(s + double(F(c))));
+})
+
 // --- VOP3P packed and mixed ---
 // Packed: lo result from halves selected by op_sel, hi from op_sel_hi; neg
 // applies to lo, neg_hi to hi.
@@ -1478,6 +1536,9 @@ void registerValu(OpTable &T) {
   RA(v_floor_f16); RA(v_ceil_f16); RA(v_trunc_f16); RA(v_rndne_f16);
   RA(v_cvt_f16_u16); RA(v_cvt_f16_i16); RA(v_cvt_u16_f16); RA(v_cvt_i16_f16);
   RA(v_ldexp_f16); RA(v_max3_f16); RA(v_min3_f16);
+  R(v_dot4_i32_i8); R(v_dot4c_i32_i8); R(v_dot4_u32_u8); R(v_dot2_i32_i16);
+  R(v_dot2_u32_u16); R(v_dot8_i32_i4); R(v_dot8_u32_u4);
+  RA(v_dot2c_f32_f16); RA(v_dot2_f32_f16);
 #undef R
 #undef RA
   T.add("v_pk_fma_f16", h_v_pk_fma_f16);

@@ -554,3 +554,17 @@ TEST(EmuTarget, Gfx90aRuns) {
 }
 
 } // namespace
+
+namespace {
+TEST(EmuValu, DotProducts) {
+  Snip T;
+  T.v(0, {0x80ff0102u}); // bytes (lsb first): 2, 1, -1, -128
+  T.v(1, {0x7f020304u}); // 4, 3, 2, 127
+  T.v(2, {10});
+  T.S.Exec = 1;
+  auto R = T.run({"v_dot4c_i32_i8_e32 v2, v0, v1"});
+  ASSERT_TRUE(R.Run.ok()) << R.Run.Message;
+  // 10 + 2*4 + 1*3 + (-1)*2 + (-128)*127 = 10 + 8 + 3 - 2 - 16256
+  EXPECT_EQ(int32_t(R.State.V[2][0]), -16237);
+}
+} // namespace
