@@ -87,7 +87,7 @@ struct SpecialUnits {
 } // namespace
 
 static const SpecialUnits &specials(const RegUnitInfo &RU) {
-  static DenseMap<const RegUnitInfo *, std::unique_ptr<SpecialUnits>> Map;
+  static llvm::DenseMap<const RegUnitInfo *, std::unique_ptr<SpecialUnits>> Map;
   auto &S = Map[&RU];
   if (!S)
     S = std::make_unique<SpecialUnits>(RU);
@@ -793,12 +793,13 @@ HazardChecker::HazardChecker(InstInfoCache &Cache) : Cache(Cache) {}
 
 namespace {
 struct Walker {
+  Walker(InstInfoCache &Cache, const InstInfo &C) : Cache(Cache), C(C) {}
   InstInfoCache &Cache;
   const InstInfo &C;
   SmallVector<const HazardRule *, 8> Applicable;
   // (producer, rule) -> best pair so far (fewest wait states).
-  DenseMap<std::pair<Operation *, const HazardRule *>, HazardPair> Found;
-  DenseMap<Block *, int> BestEntry;
+  llvm::DenseMap<std::pair<Operation *, const HazardRule *>, HazardPair> Found;
+  llvm::DenseMap<Block *, int> BestEntry;
 
   void walk(Block *B, Block::reverse_iterator It, int Dist,
             HazardContext Ctx) {
@@ -849,7 +850,7 @@ void HazardChecker::pairsFor(Operation *Consumer,
   if (C.Kind == OpKind::Fallthrough || C.Kind == OpKind::Raw)
     return;
   HazardContext Ctx{Cache, Cache.hazardTarget()};
-  Walker W{Cache, C, {}, {}, {}};
+  Walker W(Cache, C);
   for (const HazardRule &R : hazardRules())
     if ((R.Targets & unsigned(Cache.hazardTarget())) && R.IsConsumer(Ctx, C))
       W.Applicable.push_back(&R);

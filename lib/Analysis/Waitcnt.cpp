@@ -135,7 +135,7 @@ WaitcntAnalysis::WaitcntAnalysis(Operation *Fn, InstInfoCache &Cache)
     Entry.addUnknown();
   In[&R.front()] = Entry;
   std::deque<Block *> Work;
-  DenseMap<Block *, bool> Queued;
+  llvm::DenseMap<Block *, bool> Queued;
   for (Block &B : R) {
     Work.push_back(&B);
     Queued[&B] = true;
@@ -176,7 +176,7 @@ const PendingState &WaitcntAnalysis::in(Block *B) const {
 }
 
 void WaitcntAnalysis::replay(
-    Block *B, function_ref<void(Operation *, const PendingState &)> F) const {
+    Block *B, llvm::function_ref<void(Operation *, const PendingState &)> F) const {
   PendingState S = in(B);
   for (Operation &Op : *B) {
     F(&Op, S);

@@ -23,6 +23,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace mlir;
@@ -444,16 +445,20 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
                                I.Addr);
     }
   }
+  // Instructions are in address order: find one by binary search.
+  auto indexOf = [&](uint64_t Addr) -> std::optional<size_t> {
+    auto It = std::lower_bound(
+        Insts.begin(), Insts.end(), Addr,
+        [](const RawInst &I, uint64_t A) { return I.Addr < A; });
+    if (It == Insts.end() || It->Addr != Addr)
+      return std::nullopt;
+    return size_t(It - Insts.begin());
+  };
   // Targets must be instruction starts.
-  {
-    std::set<uint64_t> Starts;
-    for (RawInst &I : Insts)
-      Starts.insert(I.Addr);
-    for (uint64_t T : Targets)
-      if (!Starts.count(T) && NotRelocatable.empty())
-        NotRelocatable =
-            formatv("branch target {0:x} is inside an instruction", T);
-  }
+  for (uint64_t T : Targets)
+    if (!indexOf(T) && NotRelocatable.empty())
+      NotRelocatable =
+          formatv("branch target {0:x} is inside an instruction", T);
 
   // 3. Trailing padding: words after the last instruction that can be
   //    reached, made only of s_nop 0 / s_code_end / zero.
@@ -503,16 +508,14 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
 
   // 5. Blocks: leaders are the entry, branch targets and instructions after
   //    a branch or an instruction that ends the flow.
-  std::set<size_t> Leaders = {0};
-  std::map<uint64_t, size_t> IndexOf;
-  for (size_t I = 0; I < CodeEnd; ++I)
-    IndexOf[Insts[I].Addr] = I;
+  std::vector<bool> Leaders(std::max<size_t>(CodeEnd, 1), false);
+  Leaders[0] = true;
   for (uint64_t T : Targets)
-    if (IndexOf.count(T))
-      Leaders.insert(IndexOf[T]);
+    if (auto Idx = indexOf(T); Idx && *Idx < CodeEnd)
+      Leaders[*Idx] = true;
   for (size_t I = 0; I + 1 < CodeEnd; ++I)
     if (Insts[I].BranchTarget >= 0 || endsFlow(Insts[I]))
-      Leaders.insert(I + 1);
+      Leaders[I + 1] = true;
 
   // 6. Build the op.
   Location Loc = UnknownLoc::get(&Ctx);
@@ -564,18 +567,18 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
   if (!NotRelocatable.empty())
     FnOp->setAttr("not_relocatable", B.getStringAttr(NotRelocatable));
 
-  std::map<size_t, Block *> BlockAt;
-  for (size_t L : Leaders)
-    if (L < CodeEnd || L == 0) {
+  std::vector<Block *> BlockAt(std::max<size_t>(CodeEnd, 1) + 1, nullptr);
+  for (size_t L = 0; L < Leaders.size(); ++L)
+    if (Leaders[L]) {
       Block *Blk = new Block();
       Region->push_back(Blk);
       BlockAt[L] = Blk;
       ++Stats.Blocks;
     }
   Block *Cur = nullptr;
-  auto blockFor = [&](uint64_t Addr) { return BlockAt.at(IndexOf.at(Addr)); };
+  auto blockFor = [&](uint64_t Addr) { return BlockAt[*indexOf(Addr)]; };
   for (size_t I = 0; I < CodeEnd; ++I) {
-    if (BlockAt.count(I)) {
+    if (BlockAt[I]) {
       Block *Next = BlockAt[I];
       if (Cur && (Cur->empty() ||
                   !Cur->back().hasTrait<OpTrait::IsTerminator>())) {
@@ -606,7 +609,7 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
       continue;
     }
     if (R.BranchTarget >= 0) {
-      Block *Fall = BlockAt.count(I + 1) ? BlockAt[I + 1] : nullptr;
+      Block *Fall = BlockAt[I + 1];
       if (Fall) {
         CondBranchOp::create(B, Loc, Id, M, blockFor(R.BranchTarget), Fall);
         continue;
@@ -627,7 +630,7 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
         NotRelocatable = formatv("branch at {0:x} kept as raw", R.Addr);
         FnOp->setAttr("not_relocatable", B.getStringAttr(NotRelocatable));
       }
-      if (I + 1 < CodeEnd && !BlockAt.count(I + 1)) {
+      if (I + 1 < CodeEnd && !BlockAt[I + 1]) {
         Block *Next = new Block();
         Region->getBlocks().insert(std::next(Cur->getIterator()), Next);
         BlockAt[I + 1] = Next;

@@ -11,7 +11,8 @@
 // approximate: the order and precision of the hardware's internal
 // accumulation are not specified bit for bit; the emulator sums the
 // products in double and rounds once when adding C. Multi-block variants,
-// broadcast controls (cbsz/abid/blgp), f64 MFMA and SMFMAC are refused.
+// broadcast controls (cbsz/abid/blgp; gfx942 f64 negation) and SMFMAC are
+// refused. f64 MFMA: sequential fma over k (approximate).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +25,7 @@ namespace emu {
 
 namespace {
 
-enum ET : uint8_t { EF32, EF16, EBF16, EI8, EFP8, EBF8, EXF32 };
+enum ET : uint8_t { EF32, EF16, EBF16, EI8, EFP8, EBF8, EXF32, EF64 };
 
 struct MfmaDesc {
   uint8_t M, N, K;
@@ -53,10 +54,13 @@ static const MfmaDesc Descs[] = {
     {32, 32, 16, EBF8, EBF8, false},  // 17
     {16, 16, 8, EXF32, EXF32, false}, // 18
     {32, 32, 4, EXF32, EXF32, false}, // 19
+    {16, 16, 4, EF64, EF64, false},   // 20
 };
 
 unsigned bitsOf(ET T) {
   switch (T) {
+  case EF64:
+    return 64;
   case EF32:
   case EXF32:
     return 32;
@@ -111,6 +115,8 @@ double elem(ET T, uint64_t Bits) {
     return fp8e4m3fnuz(uint8_t(Bits));
   case EBF8:
     return bf8e5m2fnuz(uint8_t(Bits));
+  case EF64:
+    return asD(Bits);
   }
   return 0;
 }
@@ -118,6 +124,9 @@ double elem(ET T, uint64_t Bits) {
 // Reads element E (of Bits width) of lane L of a register operand.
 uint64_t readElem(Wave &W, const Opnd &O, unsigned L, unsigned E,
                   unsigned Bits) {
+  if (Bits == 64)
+    return readElem(W, O, L, 2 * E, 32) |
+           readElem(W, O, L, 2 * E + 1, 32) << 32;
   unsigned BitOff = E * Bits, Reg = BitOff / 32, Sh = BitOff % 32;
   uint32_t V;
   if (O.Kind == OK::V)
@@ -153,11 +162,21 @@ void hMfma(Wave &W, const Inst &I) {
       if (K1 < K)
         B[K1 * N + L % N] = elem(D.B, readElem(W, I.Src[1], L, E, BB));
     }
-  std::vector<uint32_t> Out(64 * OutRegs);
+  bool F64 = D.A == EF64;
+  std::vector<uint32_t> Out(64 * OutRegs * (F64 ? 2 : 1));
   for (unsigned L = 0; L < 64; ++L) {
     unsigned J = L % N, G = L / N;
     for (unsigned R = 0; R < OutRegs; ++R) {
       unsigned Row = (R / 4) * (4 * Groups) + 4 * G + R % 4;
+      if (F64) {
+        double S = asD(readElem(W, I.Src[2], L, R, 64));
+        for (unsigned Kk = 0; Kk < K; ++Kk)
+          S = std::fma(A[Row * K + Kk], B[Kk * N + J], S);
+        uint64_t X = asU64(S);
+        Out[2 * R * 64 + L] = uint32_t(X);
+        Out[(2 * R + 1) * 64 + L] = uint32_t(X >> 32);
+        continue;
+      }
       uint32_t C = uint32_t(readElem(W, I.Src[2], L, R, 32));
       if (D.IntOut) {
         uint32_t Acc = C;
@@ -173,7 +192,7 @@ void hMfma(Wave &W, const Inst &I) {
     }
   }
   const Opnd &Dst = I.Dst[0];
-  for (unsigned R = 0; R < OutRegs; ++R) {
+  for (unsigned R = 0; R < OutRegs * (F64 ? 2 : 1); ++R) {
     uint32_t *P = Dst.Kind == OK::A ? W.areg(Dst.Reg + R) : W.vreg(Dst.Reg + R);
     std::memcpy(P, &Out[R * 64], 64 * 4);
   }
@@ -205,12 +224,13 @@ void registerMfma(OpTable &T) {
       {"v_mfma_f32_32x32x16_fp8_fp8", 14}, {"v_mfma_f32_32x32x16_fp8_bf8", 15},
       {"v_mfma_f32_32x32x16_bf8_fp8", 16}, {"v_mfma_f32_32x32x16_bf8_bf8", 17},
       {"v_mfma_f32_16x16x8_xf32", 18},   {"v_mfma_f32_32x32x4_xf32", 19},
+      {"v_mfma_f64_16x16x4_f64", 20},    {"v_mfma_f64_16x16x4f64", 20},
   };
   for (const N &E : Names)
     T.add(E.Name, hMfma,
           Descs[E.Idx].IntOut ? Fidelity::Exact : Fidelity::Approximate, E.Idx);
   for (const char *U :
-       {"v_mfma_f64_16x16x4_f64", "v_mfma_f64_16x16x4f64", "v_mfma_f64_4x4x4_4b_f64",
+       {"v_mfma_f64_4x4x4_4b_f64",
         "v_mfma_f64_4x4x4f64", "v_mfma_f32_32x32x4_2b_f16", "v_mfma_f32_32x32x4f16",
         "v_mfma_f32_16x16x4_4b_f16", "v_mfma_f32_16x16x4f16",
         "v_mfma_f32_4x4x4_16b_f16", "v_mfma_f32_4x4x4f16",

@@ -1141,6 +1141,31 @@ VOP(v_dot2_f32_f16, 3, 32, 32, 32, 32, 0, 32, -1, false, false, {
   return U(float(s + double(F(c))));
 })
 
+
+// --- fp8/bf8 (gfx942 FNUZ formats) to f32: exact decodes ---
+float fp8e4(uint8_t V) {
+  if (V == 0x80)
+    return NAN;
+  int S = V >> 7, E = (V >> 3) & 15, M = V & 7;
+  float R = E ? std::ldexp(1.0f + M / 8.0f, E - 8) : std::ldexp(M / 8.0f, -7);
+  return S ? -R : R;
+}
+float bf8e5(uint8_t V) {
+  if (V == 0x80)
+    return NAN;
+  int S = V >> 7, E = (V >> 2) & 31, M = V & 3;
+  float R = E ? std::ldexp(1.0f + M / 4.0f, E - 16) : std::ldexp(M / 4.0f, -15);
+  return S ? -R : R;
+}
+VOP(v_cvt_f32_fp8, 1, 32, 0, 0, 32, 0, 32, -1, false, false,
+    return U(fp8e4(uint8_t(a)));)
+VOP(v_cvt_f32_bf8, 1, 32, 0, 0, 32, 0, 32, -1, false, false,
+    return U(bf8e5(uint8_t(a)));)
+VOP(v_cvt_pk_f32_fp8, 1, 32, 0, 0, 64, 0, 0, -1, false, false,
+    return uint64_t(U(fp8e4(uint8_t(a)))) | uint64_t(U(fp8e4(uint8_t(a >> 8)))) << 32;)
+VOP(v_cvt_pk_f32_bf8, 1, 32, 0, 0, 64, 0, 0, -1, false, false,
+    return uint64_t(U(bf8e5(uint8_t(a)))) | uint64_t(U(bf8e5(uint8_t(a >> 8)))) << 32;)
+
 // --- VOP3P packed and mixed ---
 // Packed: lo result from halves selected by op_sel, hi from op_sel_hi; neg
 // applies to lo, neg_hi to hi.
@@ -1539,6 +1564,7 @@ void registerValu(OpTable &T) {
   R(v_dot4_i32_i8); R(v_dot4c_i32_i8); R(v_dot4_u32_u8); R(v_dot2_i32_i16);
   R(v_dot2_u32_u16); R(v_dot8_i32_i4); R(v_dot8_u32_u4);
   RA(v_dot2c_f32_f16); RA(v_dot2_f32_f16);
+  R(v_cvt_f32_fp8); R(v_cvt_f32_bf8); R(v_cvt_pk_f32_fp8); R(v_cvt_pk_f32_bf8);
 #undef R
 #undef RA
   T.add("v_pk_fma_f16", h_v_pk_fma_f16);

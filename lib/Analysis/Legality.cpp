@@ -1,0 +1,791 @@
+//===- Legality.cpp - May this edit be made? Yes, or no and why -----------===//
+
+#include "asmevo/Analysis/Legality.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <deque>
+
+using namespace llvm;
+using namespace mlir;
+using namespace asmevo;
+using namespace asmevo::amdgcn;
+
+const char *asmevo::verdictKindName(Verdict::Kind K) {
+  switch (K) {
+  case Verdict::Kind::None:
+    return "legal";
+  case Verdict::Kind::Dependence:
+    return "dependence";
+  case Verdict::Kind::Wait:
+    return "wait";
+  case Verdict::Kind::Sync:
+    return "sync";
+  case Verdict::Kind::Hazard:
+    return "hazard";
+  case Verdict::Kind::LiveValue:
+    return "live value";
+  case Verdict::Kind::SideEffect:
+    return "side effect";
+  case Verdict::Kind::Structure:
+    return "structure";
+  }
+  return "?";
+}
+
+static InstInfoCache *makeCache(Operation *Fn,
+                                std::unique_ptr<InstInfoCache> &Owned) {
+  auto TIOrErr = getTargetInfoFor(Fn);
+  if (!TIOrErr)
+    report_fatal_error(Twine("asmevo legality: ") +
+                       toString(TIOrErr.takeError()));
+  Owned = std::make_unique<InstInfoCache>(**TIOrErr);
+  return Owned.get();
+}
+
+Legality::Legality(Operation *Fn) : Fn(Fn) {
+  Cache = makeCache(Fn, OwnedCache);
+  rebuildBaseline();
+}
+
+Legality::Legality(Operation *Fn, InstInfoCache &C) : Fn(Fn), Cache(&C) {
+  rebuildBaseline();
+}
+
+Legality::~Legality() = default;
+
+//===----------------------------------------------------------------------===//
+// Baseline
+//===----------------------------------------------------------------------===//
+
+void Legality::recordWaits(const WaitcntAnalysis &W, ArrayRef<Block *> Blocks) {
+  const RegUnitInfo &RU = Cache->units();
+  for (Block *B : Blocks) {
+    W.replay(B, [&](Operation *Op, const PendingState &S) {
+      const InstInfo &I = Cache->get(Op);
+      SmallVector<const PendingOp *, 4> Ps;
+      WaitcntAnalysis::touching(S, I, RU, Ps);
+      if (!Ps.empty()) {
+        auto &L = BaseUnwaited[Op];
+        for (const PendingOp *P : Ps)
+          L.push_back(P->Op);
+      }
+      if (I.Sync) {
+        auto &L = BaseSyncPending[Op];
+        for (const PendingOp &P : S.Ops)
+          L.push_back(P.Op);
+      }
+    });
+  }
+}
+
+void Legality::recordHazards(ArrayRef<Operation *> Consumers) {
+  HazardChecker HC(*Cache);
+  for (Operation *C : Consumers) {
+    BaseHazards.erase(C);
+    SmallVector<HazardPair, 2> Pairs;
+    HC.pairsFor(C, Pairs);
+    if (!Pairs.empty())
+      BaseHazards[C].assign(Pairs.begin(), Pairs.end());
+  }
+}
+
+void Legality::rebuildBaseline() {
+  BaseOrder.clear();
+  BaseUnwaited.clear();
+  BaseSyncPending.clear();
+  BaseHazards.clear();
+  SmallVector<Block *> Blocks;
+  SmallVector<Operation *> Ops;
+  for (Block &B : Fn->getRegion(0)) {
+    Blocks.push_back(&B);
+    auto &L = BaseOrder[&B];
+    for (Operation &Op : B) {
+      L.push_back(&Op);
+      Ops.push_back(&Op);
+    }
+  }
+  BaseWaits = std::make_unique<WaitcntAnalysis>(Fn, *Cache);
+  recordWaits(*BaseWaits, Blocks);
+  recordHazards(Ops);
+}
+
+const WaitcntAnalysis &Legality::waits() { return *BaseWaits; }
+
+DependenceGraph Legality::graph(Block *B, bool Hazards) {
+  DependenceGraph::Options O;
+  O.Hazards = Hazards;
+  return DependenceGraph(B, *Cache, BaseWaits.get(), O);
+}
+
+void Legality::baselineProblems(SmallVectorImpl<std::string> &Out) {
+  for (auto &KV : BaseHazards)
+    for (const HazardPair &P : KV.second)
+      Out.push_back(P.message(*Cache));
+  for (auto &KV : BaseUnwaited)
+    for (Operation *P : KV.second)
+      Out.push_back("unwaited: " + Cache->describe(KV.first) +
+                    " touches the result of " +
+                    (P ? Cache->describe(P) : std::string("an unknown op")));
+}
+
+//===----------------------------------------------------------------------===//
+// Transaction
+//===----------------------------------------------------------------------===//
+
+Legality::Transaction::Transaction(Legality &L) : L(L) {}
+
+Legality::Transaction::~Transaction() {
+  if (!Done)
+    rollback();
+}
+
+void Legality::Transaction::touch(Operation *Op, Block *B) {
+  Touched.insert(B);
+  const InstInfo &I = L.Cache->get(Op);
+  if (I.Counters || I.Kind == OpKind::Waitcnt || I.IsCall)
+    MemoryTouched = true;
+}
+
+static bool sameBlockCheck(Operation *X, Operation *Y, Verdict &Err,
+                           InstInfoCache &C) {
+  if (!X->getBlock() || !Y->getBlock()) {
+    Err = Verdict::fail(Verdict::Kind::Structure,
+                        "an op of the edit is not in a block");
+    return false;
+  }
+  if (X->getBlock() != Y->getBlock()) {
+    Err = Verdict::fail(Verdict::Kind::Structure,
+                        "moving " + C.describe(X) + " next to " +
+                            C.describe(Y) +
+                            ": moves across blocks are not supported");
+    return false;
+  }
+  return true;
+}
+
+void Legality::Transaction::moveBefore(Operation *X, Operation *Y) {
+  if (X == Y || !StructureError.Legal)
+    return;
+  if (!sameBlockCheck(X, Y, StructureError, *L.Cache))
+    return;
+  if (L.Cache->get(X).IsTerminator) {
+    StructureError = Verdict::fail(Verdict::Kind::Structure,
+                                   "a terminator cannot move: " +
+                                       L.Cache->describe(X));
+    return;
+  }
+  Log.push_back({Entry::Move, X, X->getBlock(), X->getNextNode(), false});
+  touch(X, X->getBlock());
+  X->moveBefore(Y);
+}
+
+void Legality::Transaction::moveAfter(Operation *X, Operation *Y) {
+  if (X == Y || !StructureError.Legal)
+    return;
+  if (!sameBlockCheck(X, Y, StructureError, *L.Cache))
+    return;
+  if (L.Cache->get(X).IsTerminator || L.Cache->get(Y).IsTerminator) {
+    StructureError = Verdict::fail(
+        Verdict::Kind::Structure,
+        "nothing can move after a terminator, and a terminator cannot move");
+    return;
+  }
+  Log.push_back({Entry::Move, X, X->getBlock(), X->getNextNode(), false});
+  touch(X, X->getBlock());
+  X->moveAfter(Y);
+}
+
+void Legality::Transaction::erase(Operation *X) {
+  if (!StructureError.Legal)
+    return;
+  if (!X->getBlock()) {
+    StructureError =
+        Verdict::fail(Verdict::Kind::Structure, "erasing a detached op");
+    return;
+  }
+  if (L.Cache->get(X).IsTerminator) {
+    StructureError = Verdict::fail(Verdict::Kind::Structure,
+                                   "a terminator cannot be erased: " +
+                                       L.Cache->describe(X));
+    return;
+  }
+  Log.push_back({Entry::Erase, X, X->getBlock(), X->getNextNode(), false});
+  touch(X, X->getBlock());
+  X->remove();
+}
+
+void Legality::Transaction::insert(Operation *New, Operation *Y, bool Owned) {
+  if (!StructureError.Legal) {
+    if (Owned)
+      New->destroy();
+    return;
+  }
+  if (New->getBlock() || !Y->getBlock()) {
+    StructureError = Verdict::fail(
+        Verdict::Kind::Structure,
+        "insert: the new op must be detached and the anchor in a block");
+    if (Owned && !New->getBlock())
+      New->destroy();
+    return;
+  }
+  Y->getBlock()->getOperations().insert(Y->getIterator(), New);
+  Log.push_back({Entry::Insert, New, nullptr, nullptr, Owned});
+  L.Cache->invalidate(New);
+  touch(New, Y->getBlock());
+}
+
+void Legality::Transaction::insertBefore(Operation *New, Operation *Y) {
+  insert(New, Y, /*Owned=*/true);
+}
+
+void Legality::Transaction::replace(ArrayRef<Operation *> Old,
+                                    ArrayRef<Operation *> New, bool Owned) {
+  if (Old.empty()) {
+    StructureError =
+        Verdict::fail(Verdict::Kind::Structure, "replace: empty range");
+    if (Owned)
+      for (Operation *N : New)
+        N->destroy();
+    return;
+  }
+  Block *B = Old.front()->getBlock();
+  for (size_t I = 0; I < Old.size(); ++I)
+    if (Old[I]->getBlock() != B ||
+        (I && Old[I - 1]->getNextNode() != Old[I])) {
+      StructureError = Verdict::fail(
+          Verdict::Kind::Structure,
+          "replace: the old ops are not a contiguous range of one block");
+      if (Owned)
+        for (Operation *N : New)
+          N->destroy();
+      return;
+    }
+  for (Operation *N : New)
+    insert(N, Old.front(), Owned);
+  for (Operation *O : Old)
+    erase(O);
+}
+
+void Legality::Transaction::replace(ArrayRef<Operation *> Old,
+                                    ArrayRef<Operation *> New) {
+  replace(Old, New, /*Owned=*/true);
+}
+
+bool Legality::Transaction::isNew(Operation *Op) const {
+  for (const Entry &E : Log)
+    if (E.K == Entry::Insert && E.Op == Op)
+      return true;
+  return false;
+}
+
+bool Legality::Transaction::isErased(Operation *Op) const {
+  for (const Entry &E : Log)
+    if (E.K == Entry::Erase && E.Op == Op)
+      return true;
+  return false;
+}
+
+void Legality::Transaction::rollback() {
+  for (const Entry &E : llvm::reverse(Log)) {
+    switch (E.K) {
+    case Entry::Move:
+      if (E.OldNext)
+        E.Op->moveBefore(E.OldNext);
+      else
+        E.Op->moveBefore(E.OldBlock, E.OldBlock->end());
+      break;
+    case Entry::Erase:
+      if (E.OldNext)
+        E.OldBlock->getOperations().insert(E.OldNext->getIterator(), E.Op);
+      else
+        E.OldBlock->push_back(E.Op);
+      break;
+    case Entry::Insert:
+      E.Op->remove();
+      L.Cache->invalidate(E.Op);
+      if (E.Owned)
+        E.Op->destroy();
+      break;
+    }
+  }
+  Log.clear();
+  Touched.clear();
+  Fresh.reset();
+  Done = true;
+}
+
+Verdict Legality::Transaction::verify() { return L.verify(*this); }
+
+Verdict Legality::Transaction::commit() {
+  Verdict V = verify();
+  if (!V) {
+    rollback();
+    return V;
+  }
+  L.updateBaseline(*this);
+  for (const Entry &E : Log)
+    if (E.K == Entry::Erase && !E.Op->getBlock()) {
+      L.Cache->invalidate(E.Op);
+      E.Op->destroy();
+    }
+  Log.clear();
+  Done = true;
+  return V;
+}
+
+//===----------------------------------------------------------------------===//
+// Checks
+//===----------------------------------------------------------------------===//
+
+Verdict Legality::verify(Transaction &T) {
+  if (!T.StructureError)
+    return T.StructureError;
+  if (T.Log.empty())
+    return Verdict::ok();
+  for (auto Check :
+       {&Legality::checkStructure, &Legality::checkOrder,
+        &Legality::checkLiveValues, &Legality::checkWaits,
+        &Legality::checkHazards}) {
+    Verdict V = (this->*Check)(T);
+    if (!V)
+      return V;
+  }
+  return Verdict::ok();
+}
+
+Verdict Legality::checkStructure(Transaction &T) {
+  if (Fn->hasAttr("not_relocatable"))
+    return Verdict::fail(Verdict::Kind::Structure,
+                         "the function is not_relocatable (code recovery "
+                         "could not model); it is only copied");
+  for (Block *B : T.Touched) {
+    if (B->empty() || !Cache->get(&B->back()).IsTerminator)
+      return Verdict::fail(Verdict::Kind::Structure,
+                           "the block would not end with its terminator");
+    for (Operation &Op : *B) {
+      const InstInfo &I = Cache->get(&Op);
+      if (I.Kind == OpKind::Raw)
+        return Verdict::fail(Verdict::Kind::Structure,
+                             "the block holds undecodable words (" +
+                                 Cache->describe(&Op) + ")");
+      if (I.IsTerminator && &Op != &B->back())
+        return Verdict::fail(Verdict::Kind::Structure,
+                             "an op would follow the terminator " +
+                                 Cache->describe(&Op));
+    }
+  }
+  return Verdict::ok();
+}
+
+Verdict Legality::checkOrder(Transaction &T) {
+  for (Block *B : T.Touched) {
+    auto It = BaseOrder.find(B);
+    if (It == BaseOrder.end())
+      continue;
+    SmallVector<Operation *, 32> Surviving;
+    for (Operation *Op : It->second)
+      if (Op->getBlock() == B)
+        Surviving.push_back(Op);
+    llvm::DenseMap<Operation *, unsigned> Pos;
+    unsigned N = 0;
+    bool Reordered = false;
+    for (Operation &Op : *B)
+      Pos[&Op] = N++;
+    for (size_t I = 1; I < Surviving.size(); ++I)
+      if (Pos[Surviving[I - 1]] > Pos[Surviving[I]])
+        Reordered = true;
+    if (!Reordered)
+      continue;
+    DependenceGraph::Options O;
+    O.Hazards = false;
+    DependenceGraph G(Surviving, *Cache, &BaseWaits->in(B), O);
+    auto &Gr = G.graph();
+    for (auto [EI, EE] = boost::edges(Gr); EI != EE; ++EI) {
+      Operation *U = G.op(boost::source(*EI, Gr));
+      Operation *V = G.op(boost::target(*EI, Gr));
+      if (Pos[U] > Pos[V])
+        return Verdict::fail(Verdict::Kind::Dependence,
+                             "dependence reversed: " + G.describe(*EI));
+    }
+  }
+  return Verdict::ok();
+}
+
+Verdict Legality::checkLiveValues(Transaction &T) {
+  bool Any = false;
+  llvm::DenseSet<Operation *> NewOps;
+  for (const Transaction::Entry &E : T.Log) {
+    if (E.K == Transaction::Entry::Insert && E.Op->getBlock())
+      NewOps.insert(E.Op);
+    if (E.K != Transaction::Entry::Move)
+      Any = true;
+  }
+  if (!Any)
+    return Verdict::ok();
+  const RegUnitInfo &RU = Cache->units();
+  Liveness Live(Fn, *Cache, Liveness::Mode::Conservative, &NewOps);
+  // Units written by new / erased ops per block (replacements).
+  llvm::DenseMap<Block *, UnitList> NewDefs, ErasedDefs;
+  for (const Transaction::Entry &E : T.Log) {
+    if (E.K == Transaction::Entry::Insert && E.Op->getBlock()) {
+      auto &L = NewDefs[E.Op->getBlock()];
+      for (uint16_t U : Cache->get(E.Op).Defs)
+        RegUnitInfo::addUnit(L, U);
+    }
+    if (E.K == Transaction::Entry::Erase && !E.Op->getBlock()) {
+      auto &L = ErasedDefs[E.OldBlock];
+      for (uint16_t U : Cache->get(E.Op).Defs)
+        RegUnitInfo::addUnit(L, U);
+    }
+  }
+  for (const Transaction::Entry &E : T.Log) {
+    if (E.K == Transaction::Entry::Erase && !E.Op->getBlock()) {
+      const InstInfo &I = Cache->get(E.Op);
+      if (I.SideEffect || I.MemWrite) {
+        bool Replaced = false;
+        for (Operation *N : NewOps) {
+          if (N->getBlock() != E.OldBlock)
+            continue;
+          const InstInfo &NI = Cache->get(N);
+          if (I.MemWrite && (NI.MemWrite & I.MemWrite) == I.MemWrite &&
+              (!I.SideEffect || NI.Mnemonic == I.Mnemonic))
+            Replaced = true;
+          if (!I.MemWrite && I.SideEffect && NI.Mnemonic == I.Mnemonic)
+            Replaced = true;
+        }
+        if (!Replaced)
+          return Verdict::fail(
+              Verdict::Kind::SideEffect,
+              "erasing " + Cache->describe(E.Op) + " removes " +
+                  (I.MemWrite ? std::string("a memory write")
+                              : "a side effect (" + I.SideEffectWhy.str() +
+                                    ")") +
+                  " and no new op of the same kind replaces it");
+      }
+      BitVector L = E.OldNext && E.OldNext->getBlock() == E.OldBlock
+                        ? Live.liveBefore(E.OldNext)
+                        : Live.liveOut(E.OldBlock);
+      UnitList Lost;
+      const UnitList &ND = NewDefs.lookup(E.OldBlock);
+      for (uint16_t U : I.Defs)
+        if (!RU.isPseudo(U) && U < L.size() && L.test(U) &&
+            !RegUnitInfo::contains(ND, U))
+          Lost.push_back(U);
+      if (!Lost.empty())
+        return Verdict::fail(Verdict::Kind::LiveValue,
+                             "erasing " + Cache->describe(E.Op) +
+                                 ": its result " + RU.describe(Lost) +
+                                 " is still read afterwards");
+    }
+    if (E.K == Transaction::Entry::Insert && E.Op->getBlock()) {
+      const InstInfo &I = Cache->get(E.Op);
+      BitVector L = Live.liveAfter(E.Op);
+      UnitList Clobbered;
+      const UnitList &ED = ErasedDefs.lookup(E.Op->getBlock());
+      for (uint16_t U : I.Defs)
+        if (!RU.isPseudo(U) && U < L.size() && L.test(U) &&
+            !RegUnitInfo::contains(ED, U))
+          Clobbered.push_back(U);
+      if (!Clobbered.empty())
+        return Verdict::fail(Verdict::Kind::LiveValue,
+                             "the new " + Cache->describe(E.Op) +
+                                 " overwrites " + RU.describe(Clobbered) +
+                                 ", which original code still reads");
+    }
+  }
+  return Verdict::ok();
+}
+
+static std::string countsText(const unsigned C[NumCounters]) {
+  std::string S;
+  unsigned Max[NumCounters];
+  maxCounts(Max);
+  for (Counter K : {Counter::VM, Counter::EXP, Counter::LGKM}) {
+    unsigned I = unsigned(K);
+    if (C[I] < Max[I])
+      S += (S.empty() ? "" : " ") + std::string(counterName(K)) + "(" +
+           std::to_string(C[I]) + ")";
+  }
+  return S;
+}
+
+Verdict Legality::checkWaits(Transaction &T) {
+  const RegUnitInfo &RU = Cache->units();
+  const WaitcntAnalysis *W = BaseWaits.get();
+  SmallVector<Block *> Blocks;
+  if (T.MemoryTouched) {
+    T.Fresh = std::make_unique<WaitcntAnalysis>(Fn, *Cache);
+    W = T.Fresh.get();
+    for (Block &B : Fn->getRegion(0))
+      Blocks.push_back(&B);
+  } else {
+    Blocks.append(T.Touched.begin(), T.Touched.end());
+  }
+  Verdict Result;
+  for (Block *B : Blocks) {
+    W->replay(B, [&](Operation *Op, const PendingState &S) {
+      if (!Result)
+        return;
+      const InstInfo &I = Cache->get(Op);
+      bool IsNew = T.isNew(Op);
+      SmallVector<const PendingOp *, 4> Ps;
+      WaitcntAnalysis::touching(S, I, RU, Ps);
+      for (const PendingOp *P : Ps) {
+        if (!IsNew) {
+          auto BIt = BaseUnwaited.find(Op);
+          if (BIt != BaseUnwaited.end() && llvm::is_contained(BIt->second, P->Op))
+            continue; // the original did the same
+        }
+        unsigned Need[NumCounters];
+        maxCounts(Need);
+        P->requiredCounts(Need);
+        UnitList Touched(I.Uses.begin(), I.Uses.end());
+        for (uint16_t D : I.Defs)
+          RegUnitInfo::addUnit(Touched, D);
+        UnitList Hit;
+        if (P->Defs)
+          RegUnitInfo::intersect(*P->Defs, Touched, Hit);
+        for (auto It = Hit.begin(); It != Hit.end();)
+          It = RU.isPseudo(*It) ? Hit.erase(It) : It + 1;
+        Result = Verdict::fail(
+            Verdict::Kind::Wait,
+            Cache->describe(Op) + " touches " +
+                (Hit.empty() ? std::string("registers") : RU.describe(Hit)) +
+                " while " +
+                (P->Op ? Cache->describe(P->Op)
+                       : std::string("an unknown memory op (function entry)")) +
+                " may still be in flight: no s_waitcnt covers it (needs " +
+                countsText(Need) + " before it)");
+        return;
+      }
+      if (I.Sync && !IsNew) {
+        auto BIt = BaseSyncPending.find(Op);
+        for (const PendingOp &P : S.Ops) {
+          if (P.Op && T.isNew(P.Op))
+            continue;
+          if (BIt != BaseSyncPending.end() &&
+              llvm::is_contained(BIt->second, P.Op))
+            continue;
+          unsigned Need[NumCounters];
+          maxCounts(Need);
+          P.requiredCounts(Need);
+          Result = Verdict::fail(
+              Verdict::Kind::Sync,
+              (P.Op ? Cache->describe(P.Op) : std::string("an unknown op")) +
+                  " may still be in flight at " + Cache->describe(Op) + " (" +
+                  (I.SideEffectWhy.empty()
+                       ? std::string(I.IsAtomic ? "atomic" : "memory write")
+                       : I.SideEffectWhy.str()) +
+                  "), which the original had completed (needs " +
+                  countsText(Need) + ")");
+          return;
+        }
+      }
+    });
+    if (!Result)
+      return Result;
+  }
+  return Verdict::ok();
+}
+
+void Legality::affectedConsumers(const Transaction &T,
+                                 SmallVectorImpl<Operation *> &Out) {
+  llvm::DenseSet<Operation *> Seen;
+  std::deque<std::pair<Block *, int>> Work;
+  llvm::DenseMap<Block *, int> Budget;
+  for (Block *B : T.Touched) {
+    for (Operation &Op : *B)
+      if (Seen.insert(&Op).second)
+        Out.push_back(&Op);
+    for (Block *S : B->getSuccessors())
+      Work.push_back({S, MaxHazardWaitStates});
+  }
+  while (!Work.empty()) {
+    auto [B, Left] = Work.front();
+    Work.pop_front();
+    auto BIt = Budget.find(B);
+    if (BIt != Budget.end() && BIt->second >= Left)
+      continue;
+    Budget[B] = Left;
+    int Dist = 0;
+    bool Exhausted = false;
+    for (Operation &Op : *B) {
+      if (Seen.insert(&Op).second)
+        Out.push_back(&Op);
+      Dist += int(Cache->get(&Op).WaitStates);
+      if (Dist >= Left) {
+        Exhausted = true;
+        break;
+      }
+    }
+    if (!Exhausted)
+      for (Block *S : B->getSuccessors())
+        Work.push_back({S, Left - Dist});
+  }
+}
+
+Verdict Legality::checkHazards(Transaction &T) {
+  SmallVector<Operation *, 64> Consumers;
+  affectedConsumers(T, Consumers);
+  HazardChecker HC(*Cache);
+  for (Operation *C : Consumers) {
+    SmallVector<HazardPair, 2> Pairs;
+    HC.pairsFor(C, Pairs);
+    for (const HazardPair &P : Pairs) {
+      bool Tolerated = false;
+      auto It = BaseHazards.find(C);
+      if (It != BaseHazards.end() && !T.isNew(C))
+        for (const HazardPair &B : It->second)
+          if (B.Rule == P.Rule && B.Producer == P.Producer &&
+              P.Have >= B.Have)
+            Tolerated = true;
+      if (!Tolerated)
+        return Verdict::fail(Verdict::Kind::Hazard, P.message(*Cache));
+    }
+  }
+  return Verdict::ok();
+}
+
+void Legality::updateBaseline(const Transaction &T) {
+  // Forget erased ops.
+  for (const Transaction::Entry &E : T.Log)
+    if (E.K == Transaction::Entry::Erase && !E.Op->getBlock()) {
+      BaseUnwaited.erase(E.Op);
+      BaseSyncPending.erase(E.Op);
+      BaseHazards.erase(E.Op);
+    }
+  SmallVector<Block *> Touched(T.Touched.begin(), T.Touched.end());
+  for (Block *B : Touched) {
+    auto &L = BaseOrder[B];
+    L.clear();
+    for (Operation &Op : *B)
+      L.push_back(&Op);
+  }
+  if (T.MemoryTouched) {
+    BaseWaits = T.Fresh ? std::move(const_cast<Transaction &>(T).Fresh)
+                        : std::make_unique<WaitcntAnalysis>(Fn, *Cache);
+    BaseUnwaited.clear();
+    BaseSyncPending.clear();
+    SmallVector<Block *> All;
+    for (Block &B : Fn->getRegion(0))
+      All.push_back(&B);
+    recordWaits(*BaseWaits, All);
+  } else {
+    for (Block *B : Touched)
+      for (Operation &Op : *B) {
+        BaseUnwaited.erase(&Op);
+        BaseSyncPending.erase(&Op);
+      }
+    recordWaits(*BaseWaits, Touched);
+  }
+  SmallVector<Operation *, 64> Consumers;
+  affectedConsumers(T, Consumers);
+  recordHazards(Consumers);
+}
+
+//===----------------------------------------------------------------------===//
+// Queries and single edits
+//===----------------------------------------------------------------------===//
+
+static Verdict prefixed(Verdict V, const std::string &What) {
+  if (!V)
+    V.Reason = What + ": " + V.Reason;
+  return V;
+}
+
+Verdict Legality::canMoveBefore(Operation *X, Operation *Y) {
+  std::string What = "moving " + Cache->describe(X) + " before " +
+                     Cache->describe(Y);
+  Transaction T(*this);
+  T.moveBefore(X, Y);
+  Verdict V = T.verify();
+  T.rollback();
+  return prefixed(V, What);
+}
+
+Verdict Legality::canMoveAfter(Operation *X, Operation *Y) {
+  std::string What = "moving " + Cache->describe(X) + " after " +
+                     Cache->describe(Y);
+  Transaction T(*this);
+  T.moveAfter(X, Y);
+  Verdict V = T.verify();
+  T.rollback();
+  return prefixed(V, What);
+}
+
+Verdict Legality::canErase(Operation *X) {
+  std::string What = "erasing " + Cache->describe(X);
+  Transaction T(*this);
+  T.erase(X);
+  Verdict V = T.verify();
+  T.rollback();
+  return prefixed(V, What);
+}
+
+Verdict Legality::canInsertBefore(Operation *New, Operation *Y) {
+  Transaction T(*this);
+  T.insert(New, Y, /*Owned=*/false);
+  std::string What = "inserting " + Cache->describe(New) + " before " +
+                     Cache->describe(Y);
+  Verdict V = T.verify();
+  T.rollback();
+  return prefixed(V, What);
+}
+
+Verdict Legality::canReplace(ArrayRef<Operation *> Old,
+                             ArrayRef<Operation *> New) {
+  std::string What = "replacing " + std::to_string(Old.size()) +
+                     " op(s) from " +
+                     (Old.empty() ? std::string("?")
+                                  : Cache->describe(Old.front()));
+  Transaction T(*this);
+  T.replace(Old, New, /*Owned=*/false);
+  Verdict V = T.verify();
+  T.rollback();
+  return prefixed(V, What);
+}
+
+Verdict Legality::moveBefore(Operation *X, Operation *Y) {
+  std::string What = "moving " + Cache->describe(X) + " before " +
+                     Cache->describe(Y);
+  Transaction T(*this);
+  T.moveBefore(X, Y);
+  return prefixed(T.commit(), What);
+}
+
+Verdict Legality::moveAfter(Operation *X, Operation *Y) {
+  std::string What = "moving " + Cache->describe(X) + " after " +
+                     Cache->describe(Y);
+  Transaction T(*this);
+  T.moveAfter(X, Y);
+  return prefixed(T.commit(), What);
+}
+
+Verdict Legality::erase(Operation *X) {
+  std::string What = "erasing " + Cache->describe(X);
+  Transaction T(*this);
+  T.erase(X);
+  return prefixed(T.commit(), What);
+}
+
+Verdict Legality::insertBefore(Operation *New, Operation *Y) {
+  std::string What = "inserting " + Cache->describe(New) + " before " +
+                     Cache->describe(Y);
+  Cache->invalidate(New);
+  Transaction T(*this);
+  T.insertBefore(New, Y);
+  return prefixed(T.commit(), What);
+}
+
+Verdict Legality::replace(ArrayRef<Operation *> Old,
+                          ArrayRef<Operation *> New) {
+  std::string What = "replacing " + std::to_string(Old.size()) +
+                     " op(s) from " +
+                     (Old.empty() ? std::string("?")
+                                  : Cache->describe(Old.front()));
+  Transaction T(*this);
+  T.replace(Old, New);
+  return prefixed(T.commit(), What);
+}

@@ -1,0 +1,237 @@
+//===- Liveness.cpp - Live registers and register pressure ----------------===//
+
+#include "asmevo/Analysis/Liveness.h"
+
+#include <deque>
+
+using namespace llvm;
+using namespace mlir;
+using namespace asmevo;
+
+static bool definesExec(const InstInfo &I, const RegUnitInfo &RU) {
+  for (uint16_t U : I.Defs)
+    if (!RU.isPseudo(U) && RU.kindOf(U) == RegKind::Special &&
+        RU.specialName(U).starts_with("exec"))
+      return true;
+  return false;
+}
+
+Liveness::Liveness(Operation *Fn, InstInfoCache &Cache, Mode M,
+                   const llvm::DenseSet<Operation *> *IgnoreUses)
+    : Fn(Fn), Cache(Cache), M(M), IgnoreUses(IgnoreUses) {
+  const RegUnitInfo &RU = Cache.units();
+  NumUnits = RU.numUnits();
+  Empty.resize(NumUnits);
+  Region &R = Fn->getRegion(0);
+  if (R.empty())
+    return;
+
+  // Forward: where may EXEC differ from its launch value?
+  bool IsKernel = isa<amdgcn::KernelOp>(Fn);
+  for (Block &B : R)
+    ExecChangedIn[&B] = false;
+  ExecChangedIn[&R.front()] = !IsKernel;
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (Block &B : R) {
+      bool C = ExecChangedIn[&B];
+      for (Operation &Op : B)
+        if (definesExec(Cache.get(&Op), RU)) {
+          FirstExecDef.try_emplace(&B, &Op);
+          C = true;
+          break;
+        }
+      for (Block *S : B.getSuccessors())
+        if (C && !ExecChangedIn[S]) {
+          ExecChangedIn[S] = true;
+          Changed = true;
+        }
+    }
+  }
+
+  // Backward liveness.
+  for (Block &B : R) {
+    In[&B] = BitVector(NumUnits);
+    Out[&B] = BitVector(NumUnits);
+  }
+  std::deque<Block *> Work;
+  llvm::DenseMap<Block *, bool> Queued;
+  for (Block &B : llvm::reverse(R)) {
+    Work.push_back(&B);
+    Queued[&B] = true;
+  }
+  while (!Work.empty()) {
+    Block *B = Work.front();
+    Work.pop_front();
+    Queued[B] = false;
+    BitVector O(NumUnits);
+    for (Block *S : B->getSuccessors())
+      O |= In[S];
+    if (!B->empty())
+      O |= exitLive(Cache.get(&B->back()));
+    Out[B] = O;
+    for (Operation &Op : llvm::reverse(*B))
+      transferBackward(&Op, O);
+    if (O != In[B]) {
+      In[B] = O;
+      for (Block *P : B->getPredecessors())
+        if (!Queued[P]) {
+          Work.push_back(P);
+          Queued[P] = true;
+        }
+    }
+  }
+}
+
+BitVector Liveness::exitLive(const InstInfo &T) const {
+  BitVector L(NumUnits);
+  bool All = T.Kind == OpKind::Indirect || T.Kind == OpKind::Raw ||
+             T.Kind == OpKind::Unknown ||
+             (T.Kind == OpKind::Fallthrough && T.Op->getNumSuccessors() == 0);
+  if (All) {
+    L.set(0, Cache.units().numMCUnits());
+  }
+  return L;
+}
+
+bool Liveness::killsFor(const InstInfo &I) const {
+  if (M == Mode::Dense)
+    return true;
+  // Vector writes: only full ones while EXEC holds its launch value.
+  StringRef Mn = I.Mnemonic;
+  if (I.isDPP() || I.isSDWA() || Mn.contains("16") ||
+      Mn.starts_with("v_writelane") || Mn.contains("_lds"))
+    return false;
+  Block *B = I.Op->getBlock();
+  auto It = ExecChangedIn.find(B);
+  if (It == ExecChangedIn.end() || It->second)
+    return false;
+  auto FIt = FirstExecDef.find(B);
+  if (FIt != FirstExecDef.end() && FIt->second != I.Op &&
+      FIt->second->isBeforeInBlock(I.Op))
+    return false;
+  return true;
+}
+
+void Liveness::transferBackward(Operation *Op, BitVector &Live) const {
+  const InstInfo &I = Cache.get(Op);
+  const RegUnitInfo &RU = Cache.units();
+  bool Ignore = IgnoreUses && IgnoreUses->contains(Op);
+  if (!Ignore && (I.IsCall ||
+      (I.SideEffect && I.SideEffectWhy.starts_with("M0-relative")) ||
+      I.Kind == OpKind::Raw || I.Kind == OpKind::Unknown)) {
+    // Unknown registers read.
+    Live.set(0, RU.numMCUnits());
+    return;
+  }
+  int VectorKills = -1;
+  for (uint16_t U : I.Defs) {
+    if (RU.isPseudo(U))
+      continue;
+    RegKind K = RU.kindOf(U);
+    if (K == RegKind::VGPR || K == RegKind::AGPR) {
+      if (VectorKills < 0)
+        VectorKills = killsFor(I) ? 1 : 0;
+      if (VectorKills)
+        Live.reset(U);
+      continue;
+    }
+    // Scalar destinations (and lane masks written by VALU) are written
+    // whole; partial scalar writes (s_bitset, ...) also read the register,
+    // which sets it again below.
+    Live.reset(U);
+  }
+  if (Ignore)
+    return;
+  for (uint16_t U : I.Uses)
+    if (!RU.isPseudo(U))
+      Live.set(U);
+}
+
+void Liveness::walkBackward(
+    Block *B, llvm::function_ref<void(Operation *, const BitVector &)> F) const {
+  BitVector L = liveOut(B);
+  if (L.size() != NumUnits)
+    L.resize(NumUnits);
+  for (Operation &X : llvm::reverse(*B)) {
+    F(&X, L);
+    transferBackward(&X, L);
+  }
+}
+
+const BitVector &Liveness::liveIn(Block *B) const {
+  auto It = In.find(B);
+  return It == In.end() ? Empty : It->second;
+}
+
+const BitVector &Liveness::liveOut(Block *B) const {
+  auto It = Out.find(B);
+  return It == Out.end() ? Empty : It->second;
+}
+
+BitVector Liveness::liveAfter(Operation *Op) const {
+  Block *B = Op->getBlock();
+  BitVector L = liveOut(B);
+  if (L.size() != NumUnits)
+    L.resize(NumUnits);
+  for (Operation &X : llvm::reverse(*B)) {
+    if (&X == Op)
+      return L;
+    transferBackward(&X, L);
+  }
+  return L;
+}
+
+BitVector Liveness::liveBefore(Operation *Op) const {
+  BitVector L = liveAfter(Op);
+  transferBackward(Op, L);
+  return L;
+}
+
+bool Liveness::kills(Operation *Op) const { return killsFor(Cache.get(Op)); }
+
+RegPressure Liveness::pressure(const BitVector &Live) const {
+  const RegUnitInfo &RU = Cache.units();
+  BitVector S(512), V(512), A(512);
+  for (unsigned U : Live.set_bits()) {
+    if (RU.isPseudo(U))
+      continue;
+    unsigned Idx = RU.indexOf(U);
+    switch (RU.kindOf(U)) {
+    case RegKind::SGPR:
+      S.set(Idx);
+      break;
+    case RegKind::VGPR:
+      V.set(Idx);
+      break;
+    case RegKind::AGPR:
+      A.set(Idx);
+      break;
+    default:
+      break;
+    }
+  }
+  return {unsigned(S.count()), unsigned(V.count()), unsigned(A.count())};
+}
+
+RegPressure Liveness::maxPressure() const {
+  RegPressure Max;
+  for (Block &B : Fn->getRegion(0)) {
+    BitVector L = liveOut(&B);
+    if (L.size() != NumUnits)
+      continue;
+    auto Acc = [&](const BitVector &X) {
+      RegPressure P = pressure(X);
+      Max.SGPR = std::max(Max.SGPR, P.SGPR);
+      Max.VGPR = std::max(Max.VGPR, P.VGPR);
+      Max.AGPR = std::max(Max.AGPR, P.AGPR);
+    };
+    Acc(L);
+    for (Operation &Op : llvm::reverse(B)) {
+      transferBackward(&Op, L);
+      Acc(L);
+    }
+  }
+  return Max;
+}
