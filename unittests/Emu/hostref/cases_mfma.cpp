@@ -56,6 +56,12 @@ static const std::vector<std::string> Both = {"gfx942", "gfx90a"};
 static const std::vector<std::string> Only942 = {"gfx942"};
 MFMA_CASE(mfma_f32_32x32x8_f16, 32, 32, 32, __half, id, Both, smallInts<__half>)
 MFMA_CASE(mfma_f32_16x16x16_f16, 16, 16, 32, __half, id, Both, smallInts<__half>)
+#undef OUT
+#define OUT double
+static auto idd = [](auto x) { return double(x); };
+MFMA_CASE(mfma_f64_16x16x4_f64, 16, 16, 32, double, idd, Both, smallInts<double>)
+#undef OUT
+#define OUT float
 MFMA_CASE(mfma_f32_32x32x2_f32, 32, 32, 32, float, id, Both, smallInts<float>)
 MFMA_CASE(mfma_f32_16x16x8_xf32, 16, 16, 32, float, id, Only942, smallInts<float>)
 MFMA_CASE(mfma_f32_128x128_f16_agpr, 128, 128, 16, __half, id, Both, smallInts<__half>)
