@@ -435,6 +435,10 @@ template <class Op> void hValu(Wave &W, const Inst &I) {
     return W.fail(ErrorKind::Unsupported, I, "integer clamp on this opcode");
   if (!Op::FR && I.Omod)
     return W.fail(ErrorKind::Unsupported, I, "omod on an integer opcode");
+  if (I.E == Enc::VOP3 && (((I.OpSel & 7) && Op::B0 != 16) ||
+                           ((I.OpSel & 8) && Op::DB != 16)))
+    return W.fail(ErrorKind::Unsupported, I,
+                  "op_sel on an opcode without 16-bit operands");
   if ((Op::FR || Op::FM) && (W.Mode & 0xf))
     return W.fail(ErrorKind::Unsupported, I,
                   "non-default float rounding mode in MODE");
