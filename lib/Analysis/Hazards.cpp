@@ -212,9 +212,9 @@ static Xdl xdlOf(const HazardContext &Ctx, const InstInfo &I) {
     return Xdl::Yes;
   if (I.Mnemonic.starts_with("v_smfmac"))
     return Xdl::Yes;
-  // v_mfma_f32_*_f32 (fp32 inputs): see the file comment.
-  if (I.Mnemonic.ends_with("_f32") || I.Mnemonic.ends_with("f32"))
-    return StringRef(I.Mnemonic).contains("xf32") ? Xdl::Yes : Xdl::Unsure;
+  // v_mfma_f32_*_f32 (fp32 inputs) are not XDL: see the file comment.
+  if (I.Mnemonic.ends_with("f32") && !I.Mnemonic.ends_with("xf32"))
+    return Xdl::No;
   return Xdl::Yes;
 }
 
@@ -316,13 +316,18 @@ static bool isMaiValuConsumer(const HazardContext &, const InstInfo &C) {
 // The table
 //===----------------------------------------------------------------------===//
 
+/// Rows of every gfx9 target.
+static constexpr unsigned All9 = unsigned(HazardTarget::GFX9) |
+                                 unsigned(HazardTarget::GFX90A) |
+                                 unsigned(HazardTarget::GFX942);
+/// MFMA rows (gfx90a and CDNA3).
 static constexpr unsigned Both =
     unsigned(HazardTarget::GFX90A) | unsigned(HazardTarget::GFX942);
 static constexpr unsigned Only942 = unsigned(HazardTarget::GFX942);
 static constexpr unsigned Only90A = unsigned(HazardTarget::GFX90A);
 
 static const HazardRule Rules[] = {
-    {"valu-sgpr-vmem", "VALU writes SGPR/VCC/EXEC -> VMEM/FLAT reads it", Both,
+    {"valu-sgpr-vmem", "VALU writes SGPR/VCC/EXEC -> VMEM/FLAT reads it", All9,
      [](const HazardContext &, const InstInfo &C) {
        return C.isVMEMOrFLAT();
      },
@@ -338,7 +343,7 @@ static const HazardRule Rules[] = {
      "ISA table 'VALU writes SGPR -> VMEM reads that SGPR' (5); LLVM "
      "GCNHazardRecognizer::checkVMEMHazards"},
 
-    {"dpp-vgpr", "VGPR write -> DPP reads that VGPR", Both,
+    {"dpp-vgpr", "VGPR write -> DPP reads that VGPR", All9,
      [](const HazardContext &, const InstInfo &C) { return C.isDPP(); },
      [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
         UnitList &U) {
@@ -350,7 +355,7 @@ static const HazardRule Rules[] = {
      "ISA table 'VALU writes VGPR -> VALU DPP reads that VGPR' (2); LLVM "
      "checkDPPHazards (any writer)"},
 
-    {"dpp-exec", "VALU writes EXEC -> DPP op", Both,
+    {"dpp-exec", "VALU writes EXEC -> DPP op", All9,
      [](const HazardContext &, const InstInfo &C) { return C.isDPP(); },
      [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &,
         UnitList &U) {
@@ -363,7 +368,7 @@ static const HazardRule Rules[] = {
      },
      "ISA table 'VALU writes EXEC -> VALU DPP op' (5); LLVM checkDPPHazards"},
 
-    {"div-fmas-vcc", "VALU writes VCC -> v_div_fmas", Both,
+    {"div-fmas-vcc", "VALU writes VCC -> v_div_fmas", All9,
      [](const HazardContext &, const InstInfo &C) {
        return C.Mnemonic.starts_with("v_div_fmas");
      },
@@ -380,7 +385,7 @@ static const HazardRule Rules[] = {
      "LLVM checkDivFMasHazards"},
 
     {"rwlane-lane-select",
-     "VALU writes SGPR -> v_readlane/v_writelane uses it as lane select", Both,
+     "VALU writes SGPR -> v_readlane/v_writelane uses it as lane select", All9,
      [](const HazardContext &, const InstInfo &C) {
        return C.Mnemonic == "v_readlane_b32" || C.Mnemonic == "v_writelane_b32";
      },
@@ -396,7 +401,7 @@ static const HazardRule Rules[] = {
      "as lane select' (4); LLVM checkRWLaneHazards"},
 
     {"setreg-getreg", "s_setreg -> s_getreg of the same hardware register",
-     Both,
+     All9,
      [](const HazardContext &, const InstInfo &C) {
        return C.Mnemonic.starts_with("s_getreg");
      },
@@ -408,7 +413,7 @@ static const HazardRule Rules[] = {
      "checkGetRegHazards, getSetRegWaitStates (gfx9: 2)"},
 
     {"setreg-setreg", "s_setreg -> s_setreg of the same hardware register",
-     Both,
+     All9,
      [](const HazardContext &, const InstInfo &C) { return isSetReg(C); },
      [](const HazardContext &, const InstInfo &P, const InstInfo &C,
         UnitList &) {
@@ -418,7 +423,7 @@ static const HazardRule Rules[] = {
      "checkSetRegHazards"},
 
     {"salu-m0", "SALU writes M0 -> s_sendmsg/GDS/s_movrel/LDS add-TID/LDS DMA",
-     Both, [](const HazardContext &, const InstInfo &C) {
+     All9, [](const HazardContext &, const InstInfo &C) {
        return isReadM0Consumer(C);
      },
      [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &,
@@ -435,7 +440,7 @@ static const HazardRule Rules[] = {
      "(hasReadM0SendMsg/MovRelInterp/LdsDmaHazard on GFX9)"},
 
     {"wide-store-data",
-     "VMEM store of more than 64 bits -> VALU overwrites the store data", Both,
+     "VMEM store of more than 64 bits -> VALU overwrites the store data", All9,
      [](const HazardContext &, const InstInfo &C) { return C.isVALU(); },
      [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
         UnitList &U) {
@@ -726,7 +731,7 @@ static const HazardRule Rules[] = {
      "workaround) (2)"},
 
     {"smem-soft-clause",
-     "SMEM soft clause (xnack): a clause must not write what it reads", Both,
+     "SMEM soft clause (xnack): a clause must not write what it reads", All9,
      [](const HazardContext &Ctx, const InstInfo &C) {
        return Ctx.Cache.xnackEnabled() && C.isSMEM();
      },
@@ -749,7 +754,7 @@ static const HazardRule Rules[] = {
      "clause)"},
 
     {"vmem-soft-clause",
-     "VMEM soft clause (xnack): a clause must not write what it reads", Both,
+     "VMEM soft clause (xnack): a clause must not write what it reads", All9,
      [](const HazardContext &Ctx, const InstInfo &C) {
        return Ctx.Cache.xnackEnabled() && C.isVMEMOrFLAT();
      },

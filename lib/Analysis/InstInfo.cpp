@@ -44,7 +44,13 @@ void InstInfo::registerDefs(const RegUnitInfo &RU, UnitList &Out) const {
 InstInfoCache::InstInfoCache(TargetInfo &TI)
     : TI(TI), RU(RegUnitInfo::get(TI)) {
   StringRef CPU = TI.cpu();
-  HT = CPU == "gfx90a" ? HazardTarget::GFX90A : HazardTarget::GFX942;
+  if (CPU == "gfx90a")
+    HT = HazardTarget::GFX90A;
+  else if (CPU == "gfx940" || CPU == "gfx941" || CPU == "gfx942" ||
+           CPU == "gfx950" || CPU == "gfx9-4-generic")
+    HT = HazardTarget::GFX942;
+  else
+    HT = HazardTarget::GFX9;
   Xnack = TI.features().contains("+xnack");
 }
 

@@ -18,6 +18,8 @@
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace asmevo;
 using namespace asmevo::amdgcn;
@@ -62,6 +64,9 @@ private:
                                           const CodeObject &Orig);
   llvm::Error patchSymbolsAndRelocations(std::vector<uint8_t> &Img,
                                          const CodeObject &Orig);
+  llvm::Error
+  patchMetadataNotes(std::vector<uint8_t> &Img, const CodeObject &Orig,
+                     const std::map<std::string, DictionaryAttr> &Changed);
   /// New address of an original address in .text: the instruction with that
   /// id. Addresses outside .text do not move.
   llvm::Expected<uint64_t> mapAddress(int64_t OldAddr, StringRef What);
@@ -343,6 +348,7 @@ static llvm::Expected<uint64_t> fileOffsetOf(const CodeObject &CO,
 llvm::Error Emitter::patchDescriptorsAndMetadata(std::vector<uint8_t> &Img,
                                                  const CodeObject &Orig) {
   MLIRContext &Ctx = *Op.getContext();
+  std::map<std::string, DictionaryAttr> ChangedMetadata;
   for (FunctionLayout &L : Funcs) {
     auto K = dyn_cast<KernelOp>(L.Fn);
     if (!K)
@@ -380,12 +386,61 @@ llvm::Error Emitter::patchDescriptorsAndMetadata(std::vector<uint8_t> &Img,
       if (const llvm::msgpack::DocNode *KN =
               Orig.kernelMetadataNode(OK->DescriptorSym))
         Original = dyn_cast<DictionaryAttr>(msgpackToAttr(Ctx, *KN));
+    if (!Original)
+      return llvm::createStringError("kernel " + L.Name +
+                                     ": has metadata but the original object "
+                                     "has none for it");
     if (Original != *K.getMetadata())
-      return llvm::createStringError(
-          "kernel " + L.Name +
-          ": metadata differs from the original; rewriting the metadata note "
-          "is not implemented");
+      ChangedMetadata[OK->DescriptorSym] = *K.getMetadata();
   }
+  return patchMetadataNotes(Img, Orig, ChangedMetadata);
+}
+
+// Rewrites the notes that hold kernels whose metadata changed, in place.
+llvm::Error Emitter::patchMetadataNotes(
+    std::vector<uint8_t> &Img, const CodeObject &Orig,
+    const std::map<std::string, DictionaryAttr> &Changed) {
+  if (Changed.empty())
+    return llvm::Error::success();
+  size_t Done = 0;
+  for (const CodeObject::MetadataNote &Note : Orig.metadataNotes()) {
+    uint64_t Off = fileOff(Note.Offset);
+    llvm::MutableArrayRef<uint8_t> Bytes(Img.data() + Off, Note.Size);
+    llvm::msgpack::Document Doc;
+    if (!Doc.readFromBlob(
+            llvm::StringRef(reinterpret_cast<const char *>(Bytes.data()),
+                            Bytes.size()),
+            false))
+      return llvm::createStringError("cannot re-read a metadata note");
+    auto &Root = Doc.getRoot();
+    auto It = Root.getMap().find("amdhsa.kernels");
+    if (It == Root.getMap().end() || !It->second.isArray())
+      continue;
+    bool Any = false;
+    for (auto &KN : It->second.getArray()) {
+      if (!KN.isMap())
+        continue;
+      auto S = KN.getMap().find(".symbol");
+      if (S == KN.getMap().end() ||
+          S->second.getKind() != llvm::msgpack::Type::String)
+        continue;
+      auto C = Changed.find(S->second.getString().str());
+      if (C == Changed.end())
+        continue;
+      if (llvm::Error E = attrToMsgpack(C->second, Doc, KN))
+        return E;
+      Any = true;
+      ++Done;
+    }
+    if (Any)
+      if (llvm::Error E = patchMetadataInPlace(Bytes, Root))
+        return llvm::createStringError(
+            formatv("metadata note at file offset {0:x}: {1}", Note.Offset,
+                    llvm::toString(std::move(E))));
+  }
+  if (Done != Changed.size())
+    return llvm::createStringError("changed metadata of a kernel that no "
+                                   "metadata note holds");
   return llvm::Error::success();
 }
 

@@ -107,13 +107,14 @@ llvm::Error asmevo::attrToMsgpack(Attribute Attr, llvm::msgpack::Document &Doc,
     Out = Doc.getNode(S.getValue(), /*Copy=*/true);
     return llvm::Error::success();
   }
+  // BoolAttr is an i1 IntegerAttr: test it first.
+  if (auto Bo = dyn_cast<BoolAttr>(Attr)) {
+    Out = Doc.getNode(Bo.getValue());
+    return llvm::Error::success();
+  }
   if (auto I = dyn_cast<IntegerAttr>(Attr)) {
     int64_t V = I.getValue().getSExtValue();
     Out = V >= 0 ? Doc.getNode(uint64_t(V)) : Doc.getNode(V);
-    return llvm::Error::success();
-  }
-  if (auto Bo = dyn_cast<BoolAttr>(Attr)) {
-    Out = Doc.getNode(Bo.getValue());
     return llvm::Error::success();
   }
   if (auto F = dyn_cast<FloatAttr>(Attr)) {

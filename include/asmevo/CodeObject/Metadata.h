@@ -70,6 +70,14 @@ struct KernelMetadata {
                            uint32_t VgprCount, uint32_t AgprCount);
 };
 
+/// Rewrites the values of a metadata note's msgpack bytes so that they read
+/// as NewRoot, without changing the note's size: every scalar that differs
+/// is written over its original bytes in the same msgpack width. Fails,
+/// naming the path, when the structure differs, a string changes length or
+/// a number does not fit its original width.
+llvm::Error patchMetadataInPlace(llvm::MutableArrayRef<uint8_t> Blob,
+                                 const llvm::msgpack::DocNode &NewRoot);
+
 /// Checks that Blob is one well-formed msgpack object whose map keys are
 /// scalars, before LLVM's msgpack::Document reads it: the Document asserts
 /// (traps) on map keys that are maps or arrays. Errors give the byte offset.

@@ -1,0 +1,98 @@
+//===- Hazards.h - Wait states the hardware does not insert -----*- C++ -*-===//
+//
+// gfx90a and gfx942 do not interlock some register dependences: the program
+// must put enough independent instructions or `s_nop`s ("wait states")
+// between a producer and a consumer. The rules are a table (hazardRules()),
+// one row per hazard with the targets it applies to and its source: the
+// "Manually Inserted Wait States" table of AMD's ISA documents and LLVM's
+// GCNHazardRecognizer.cpp (read, not copied; the numbers are the hardware's,
+// the code is ours).
+//
+// Distances are counted like LLVM counts them: the wait states of every
+// instruction strictly between producer and consumer (1 per instruction,
+// N+1 for s_nop N), along every CFG path backwards (the minimum over
+// paths). A function's entry has no producers before it.
+//
+// gfx942 XDL classification: LLVM keeps "is this MFMA an XDL op on gfx940"
+// in a table that libLLVM does not export. MFMAs with f16/bf16/i8/fp8/xf32
+// inputs and SMFMAC are XDL; the fp32-input MFMAs (v_mfma_f32_*_f32) are
+// not: LLVM 22 pads v_mfma_f32_32x32x2_f32 (16 passes) -> VALU read with
+// 18 wait states (passes + 2, the non-XDL row), as the in-tree mfma kernel
+// shows. The checker can also take the larger of both rows (Xdl::Unsure).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASMEVO_ANALYSIS_HAZARDS_H
+#define ASMEVO_ANALYSIS_HAZARDS_H
+
+#include "asmevo/Analysis/InstInfo.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace asmevo {
+
+/// What the backward walk knows about the instructions strictly between a
+/// producer and the consumer.
+struct HazardContext {
+  InstInfoCache &Cache;
+  HazardTarget Target;
+  bool DGEMMBetween = false;   ///< a DGEMM lies between (gfx90a rule)
+  bool OnlySMEMBetween = true; ///< every op between is SMEM (soft clause)
+  bool OnlyVMEMBetween = true; ///< every op between is VMEM/FLAT
+};
+
+struct HazardRule {
+  const char *Id;   ///< stable name, e.g. "valu-sgpr-vmem"
+  const char *Text; ///< "VALU writes SGPR -> VMEM reads that SGPR"
+  unsigned Targets; ///< HazardTarget bits
+  bool (*IsConsumer)(const HazardContext &, const InstInfo &C);
+  /// Wait states required between producer P and consumer C, 0 when P is
+  /// not a producer for C; Units receives the registers involved.
+  int (*Check)(const HazardContext &, const InstInfo &P, const InstInfo &C,
+               UnitList &Units);
+  const char *Source; ///< where the numbers come from
+};
+
+/// The table. Ordered by the ISA table's rows, MFMA rules last.
+llvm::ArrayRef<HazardRule> hazardRules();
+/// No rule needs more than this many wait states.
+constexpr int MaxHazardWaitStates = 19;
+
+struct HazardPair {
+  const HazardRule *Rule = nullptr;
+  mlir::Operation *Producer = nullptr;
+  mlir::Operation *Consumer = nullptr;
+  UnitList Units;
+  int Required = 0; ///< wait states needed
+  int Have = 0;     ///< wait states present (minimum over paths)
+  bool violated() const { return Have < Required; }
+  /// "hazard valu-sgpr-vmem (VALU writes SGPR -> VMEM reads that SGPR;
+  /// LLVM ...): s4 written by [0x10] v_readfirstlane_b32 s4, v1, read by
+  /// [0x18] global_load_dword ...: needs 5 wait states, has 1 (1 missing
+  /// is 4)"
+  std::string message(InstInfoCache &C) const;
+};
+
+class HazardChecker {
+public:
+  explicit HazardChecker(InstInfoCache &Cache);
+
+  /// Every (producer, rule) pair for Consumer within the lookback, with the
+  /// required and present wait states (satisfied ones too when All).
+  void pairsFor(mlir::Operation *Consumer,
+                llvm::SmallVectorImpl<HazardPair> &Out, bool All = false);
+  /// Wait states missing before Consumer (0 when no hazard is violated).
+  int missingBefore(mlir::Operation *Consumer);
+  /// Every violated pair in a function.
+  void checkFunction(mlir::Operation *Fn,
+                     llvm::SmallVectorImpl<HazardPair> &Out);
+
+  InstInfoCache &cache() { return Cache; }
+
+private:
+  InstInfoCache &Cache;
+};
+
+} // namespace asmevo
+
+#endif // ASMEVO_ANALYSIS_HAZARDS_H

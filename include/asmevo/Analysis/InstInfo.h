@@ -1,0 +1,168 @@
+//===- InstInfo.h - What one amdgcn op does, for the analyses ---*- C++ -*-===//
+//
+// One record per operation of a function: the decoded instruction, the
+// register units it reads and writes (explicit and implicit, from LLVM's
+// tables through TargetInfo::accesses), the memory it touches per address
+// space, the wait counters it increments, whether it has side effects, how
+// many wait states it provides (s_nop N gives N+1) and, for s_waitcnt, the
+// counts it waits for. Every later analysis (dependence graph, wait
+// counters, hazards, liveness) reads only these records.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASMEVO_ANALYSIS_INSTINFO_H
+#define ASMEVO_ANALYSIS_INSTINFO_H
+
+#include "asmevo/Analysis/RegUnits.h"
+#include "asmevo/IR/AMDGCN.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+#include <string>
+
+namespace asmevo {
+
+/// Which rows of the hazard table apply: every gfx9 target has the GFX9
+/// rows; gfx90a adds the MFMA rows; gfx940/941/942/gfx9-4-generic add the
+/// MFMA rows with CDNA3 numbers and the CDNA3-only rows.
+enum class HazardTarget : uint8_t { GFX9 = 1, GFX90A = 2, GFX942 = 4 };
+
+/// Address spaces, as bits.
+namespace MemSpace {
+enum : uint8_t { Global = 1, Scratch = 2, LDS = 4, GDS = 8 };
+}
+
+/// The wait counters of gfx9.
+enum class Counter : uint8_t { VM = 0, LGKM = 1, EXP = 2 };
+constexpr unsigned NumCounters = 3;
+inline unsigned counterBit(Counter C) { return 1u << unsigned(C); }
+const char *counterName(Counter C);
+
+enum class OpKind : uint8_t {
+  Inst,        ///< amdgcn.inst
+  Waitcnt,     ///< amdgcn.s_waitcnt
+  Nop,         ///< amdgcn.s_nop
+  Barrier,     ///< amdgcn.s_barrier
+  Endpgm,      ///< amdgcn.s_endpgm
+  Branch,      ///< amdgcn.s_branch
+  CondBranch,  ///< amdgcn.cbranch
+  Fallthrough, ///< amdgcn.fallthrough (no instruction)
+  Indirect,    ///< amdgcn.indirect (s_setpc_b64 ...)
+  Raw,         ///< amdgcn.raw (undecodable word)
+  Unknown
+};
+
+struct InstInfo {
+  mlir::Operation *Op = nullptr;
+  OpKind Kind = OpKind::Unknown;
+  /// The decoded instruction; for dedicated ops (waits, branches, barrier,
+  /// endpgm) the decoding of their encoding template. Null for raw words,
+  /// fallthrough and undecodable encodings.
+  const DecodedInst *D = nullptr;
+  unsigned Opcode = 0;
+  llvm::StringRef Mnemonic;
+  uint64_t Flags = 0; ///< LLVM TSFlags (InstFlag::*)
+
+  /// Register units (and pseudo units for memory/order), sorted.
+  UnitList Uses, Defs;
+  /// The register operands in MCInst order: explicit ones (with their
+  /// operand index) then implicit ones (OperandIndex = -1).
+  struct RegOperand {
+    llvm::MCRegister Reg;
+    int OperandIndex;
+    bool IsDef;
+  };
+  llvm::SmallVector<RegOperand, 6> Regs;
+
+  // Memory.
+  uint8_t MemRead = 0, MemWrite = 0; ///< MemSpace bits
+  bool IsAtomic = false;
+  // Wait counters: the counters this op increments, and for each whether
+  // it completes in order with the other in-order ops of that counter
+  // (VMEM loads/stores on vmcnt, LDS on lgkmcnt, exports on expcnt) or may
+  // complete out of order (SMEM, FLAT that may reach LDS or VMEM, messages).
+  uint8_t Counters = 0;
+  uint8_t InOrder = 0;
+  /// Side effects that keep the op ordered with every other side-effecting
+  /// op and every memory op (barriers, messages, cache control, ...).
+  bool SideEffect = false;
+  /// A point where the memory operations completed before it must stay
+  /// completed (fences, stores, atomics, calls, returns, barriers).
+  bool Sync = false;
+  bool IsCall = false, IsReturn = false, IsTerminator = false;
+  bool IsBranch = false;
+  /// Wait states this op provides to hazard distances.
+  unsigned WaitStates = 1;
+  /// For s_waitcnt: the counts (63/15/7 = no wait).
+  unsigned Wait[NumCounters] = {63, 15, 7};
+  /// For MFMA/SMFMAC/DGEMM: passes (LLVM sched model latency); 0 otherwise.
+  unsigned Passes = 0;
+  /// Why the op has side effects (for reasons in legality answers).
+  llvm::StringRef SideEffectWhy;
+
+  // Classification helpers (LLVM's SIInstrInfo predicates).
+  bool has(uint64_t F) const { return Flags & F; }
+  bool isVALU() const { return has(InstFlag::VALU); }
+  bool isSALU() const { return has(InstFlag::SALU); }
+  bool isSMEM() const { return has(InstFlag::SMRD); }
+  bool isDS() const { return has(InstFlag::DS); }
+  bool isFLAT() const { return has(InstFlag::FLAT); }
+  bool isVMEM() const {
+    return has(InstFlag::MUBUF | InstFlag::MTBUF | InstFlag::MIMG);
+  }
+  bool isVMEMOrFLAT() const { return isVMEM() || isFLAT(); }
+  bool isMemOrExport() const {
+    return isVMEMOrFLAT() || isDS() || has(InstFlag::EXP);
+  }
+  bool isMAI() const { return has(InstFlag::IsMAI); }
+  /// MFMA/SMFMAC/DGEMM (MAI except v_accvgpr_read/write/mov).
+  bool isMFMA() const;
+  bool isDGEMM() const;
+  bool isTRANS() const { return has(InstFlag::TRANS); }
+  bool isDPP() const { return has(InstFlag::DPP); }
+  bool isSDWA() const { return has(InstFlag::SDWA); }
+  bool isDOT() const { return has(InstFlag::IsDOT); }
+  bool isMemOp() const { return MemRead || MemWrite; }
+  bool isLoad() const { return MemRead && !MemWrite; }
+  bool writesMemory() const { return MemWrite != 0; }
+  bool defines(unsigned U) const { return RegUnitInfo::contains(Defs, U); }
+  bool uses(unsigned U) const { return RegUnitInfo::contains(Uses, U); }
+  /// Units written by explicit/implicit register operands only (no pseudo
+  /// units).
+  void registerDefs(const RegUnitInfo &RU, UnitList &Out) const;
+};
+
+/// Builds and caches InstInfo records. Records are computed from the op's
+/// current encoding: call invalidate() after changing an op in place.
+class InstInfoCache {
+public:
+  explicit InstInfoCache(TargetInfo &TI);
+  TargetInfo &target() const { return TI; }
+  const RegUnitInfo &units() const { return RU; }
+  HazardTarget hazardTarget() const { return HT; }
+  bool xnackEnabled() const { return Xnack; }
+
+  const InstInfo &get(mlir::Operation *Op);
+  void invalidate(mlir::Operation *Op) { Map.erase(Op); }
+  void clear() { Map.clear(); }
+
+  /// "[0x1920] v_add_u32_e32 v0, s2, v0" (or "<new> ..." without id).
+  std::string describe(mlir::Operation *Op);
+
+private:
+  void compute(mlir::Operation *Op, InstInfo &I);
+  void fromMC(const DecodedInst &D, InstInfo &I);
+  const DecodedInst *templateFor(llvm::StringRef Mnemonic, bool WithImm);
+
+  TargetInfo &TI;
+  const RegUnitInfo &RU;
+  HazardTarget HT;
+  bool Xnack = false;
+  llvm::DenseMap<mlir::Operation *, std::unique_ptr<InstInfo>> Map;
+  llvm::StringMap<const DecodedInst *> Templates;
+};
+
+} // namespace asmevo
+
+#endif // ASMEVO_ANALYSIS_INSTINFO_H

@@ -1,0 +1,197 @@
+//===- Legality.h - May this edit be made? Yes, or no and why ---*- C++ -*-===//
+//
+// The one door through which passes and external proposers change code.
+// Edits are made in a Transaction (move, erase, insert, replace), then
+// verified against a baseline (the function as it was after the last
+// accepted edit); a transaction that breaks something is rolled back and
+// the verdict says what:
+//
+//  * dependence: an ordering constraint of the block's dependence graph
+//    (RAW/WAR/WAW with the registers, memory, side-effect order, wait
+//    count, wait-before-use, control) between surviving original ops is
+//    reversed;
+//  * wait: an op reads or overwrites a register while a memory operation
+//    that writes it may still be in flight (no s_waitcnt covers it), which
+//    the baseline did not do;
+//  * sync: at a fence-like op (barrier, store, atomic, message, call,
+//    return, cache control) a memory operation may still be in flight that
+//    the baseline had completed;
+//  * hazard: a producer/consumer pair of the hazard table now has fewer
+//    wait states than required (and than the baseline had), with the
+//    number missing;
+//  * live value: an erased op's result is still read, or a new op
+//    overwrites a register that original code still reads (unless the
+//    transaction also erased an op of the same block that wrote it: a
+//    replacement);
+//  * side effect: an erased op has side effects or writes memory and no
+//    new op of the same kind replaces it;
+//  * structure: edits across blocks, of terminators, or in code recovery
+//    could not model (not_relocatable functions, raw words).
+//
+// What the legality layer does not decide is whether new instructions
+// compute the same values as the ones they replace: that is the
+// differential oracle's job (asmevo-verify).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASMEVO_ANALYSIS_LEGALITY_H
+#define ASMEVO_ANALYSIS_LEGALITY_H
+
+#include "asmevo/Analysis/DependenceGraph.h"
+#include "asmevo/Analysis/Hazards.h"
+#include "asmevo/Analysis/Liveness.h"
+#include "asmevo/Analysis/Waitcnt.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <memory>
+
+namespace asmevo {
+
+struct Verdict {
+  enum class Kind : uint8_t {
+    None,
+    Dependence,
+    Wait,
+    Sync,
+    Hazard,
+    LiveValue,
+    SideEffect,
+    Structure
+  };
+  bool Legal = true;
+  Kind K = Kind::None;
+  std::string Reason;
+
+  static Verdict ok() { return Verdict(); }
+  static Verdict fail(Kind K, std::string Reason) {
+    Verdict V;
+    V.Legal = false;
+    V.K = K;
+    V.Reason = std::move(Reason);
+    return V;
+  }
+  explicit operator bool() const { return Legal; }
+};
+const char *verdictKindName(Verdict::Kind K);
+
+class Legality {
+public:
+  /// Legality of edits to one amdgcn.kernel or amdgcn.func.
+  explicit Legality(mlir::Operation *Fn);
+  Legality(mlir::Operation *Fn, InstInfoCache &Cache);
+  ~Legality();
+
+  mlir::Operation *function() const { return Fn; }
+  InstInfoCache &cache() { return *Cache; }
+
+  class Transaction {
+  public:
+    explicit Transaction(Legality &L);
+    ~Transaction(); ///< rolls back what was not committed
+    Transaction(const Transaction &) = delete;
+    Transaction &operator=(const Transaction &) = delete;
+
+    /// Moves X right before / after Y (same block).
+    void moveBefore(mlir::Operation *X, mlir::Operation *Y);
+    void moveAfter(mlir::Operation *X, mlir::Operation *Y);
+    /// Removes X (kept until commit for roll back).
+    void erase(mlir::Operation *X);
+    /// Inserts a detached op before Y; the transaction owns it until commit.
+    void insertBefore(mlir::Operation *New, mlir::Operation *Y);
+    /// Replaces a contiguous range by detached new ops.
+    void replace(llvm::ArrayRef<mlir::Operation *> Old,
+                 llvm::ArrayRef<mlir::Operation *> New);
+
+    /// Checks the current state against the baseline.
+    Verdict verify();
+    /// verify(); keeps the edits and makes them the baseline when legal,
+    /// rolls them back otherwise.
+    Verdict commit();
+    void rollback();
+    bool empty() const { return Log.empty(); }
+
+  private:
+    friend class Legality;
+    struct Entry {
+      enum { Move, Erase, Insert } K;
+      mlir::Operation *Op;
+      mlir::Block *OldBlock;
+      mlir::Operation *OldNext; // null: end of OldBlock
+      bool Owned;               // Insert: destroyed on roll back
+    };
+    void touch(mlir::Operation *Op, mlir::Block *B);
+    void insert(mlir::Operation *New, mlir::Operation *Y, bool Owned);
+    void replace(llvm::ArrayRef<mlir::Operation *> Old,
+                 llvm::ArrayRef<mlir::Operation *> New, bool Owned);
+    bool isNew(mlir::Operation *Op) const;
+    bool isErased(mlir::Operation *Op) const;
+    Legality &L;
+    llvm::SmallVector<Entry, 8> Log;
+    llvm::SetVector<mlir::Block *> Touched;
+    bool MemoryTouched = false;
+    bool Done = false;
+    Verdict StructureError;
+    std::unique_ptr<WaitcntAnalysis> Fresh;
+  };
+
+  // Queries: make the edit, verify, roll back. The IR is unchanged.
+  Verdict canMoveBefore(mlir::Operation *X, mlir::Operation *Y);
+  Verdict canMoveAfter(mlir::Operation *X, mlir::Operation *Y);
+  Verdict canErase(mlir::Operation *X);
+  /// New must be detached; it stays detached (and owned by the caller).
+  Verdict canInsertBefore(mlir::Operation *New, mlir::Operation *Y);
+  Verdict canReplace(llvm::ArrayRef<mlir::Operation *> Old,
+                     llvm::ArrayRef<mlir::Operation *> New);
+
+  // Edits: applied when legal (the verdict says why not otherwise).
+  Verdict moveBefore(mlir::Operation *X, mlir::Operation *Y);
+  Verdict moveAfter(mlir::Operation *X, mlir::Operation *Y);
+  Verdict erase(mlir::Operation *X);
+  /// Takes ownership of New (destroyed when refused).
+  Verdict insertBefore(mlir::Operation *New, mlir::Operation *Y);
+  Verdict replace(llvm::ArrayRef<mlir::Operation *> Old,
+                  llvm::ArrayRef<mlir::Operation *> New);
+
+  /// Facts of the baseline, for passes that plan edits.
+  const WaitcntAnalysis &waits();
+  DependenceGraph graph(mlir::Block *B, bool Hazards = true);
+  /// Violations the baseline already had (tolerated, never added to).
+  void baselineProblems(llvm::SmallVectorImpl<std::string> &Out);
+
+private:
+  void rebuildBaseline();
+  void updateBaseline(const Transaction &T);
+  Verdict verify(Transaction &T);
+  Verdict checkStructure(Transaction &T);
+  Verdict checkOrder(Transaction &T);
+  Verdict checkLiveValues(Transaction &T);
+  Verdict checkWaits(Transaction &T);
+  Verdict checkHazards(Transaction &T);
+  void affectedConsumers(const Transaction &T,
+                         llvm::SmallVectorImpl<mlir::Operation *> &Out);
+  void recordHazards(llvm::ArrayRef<mlir::Operation *> Consumers);
+  void recordWaits(const WaitcntAnalysis &W,
+                   llvm::ArrayRef<mlir::Block *> Blocks);
+
+  mlir::Operation *Fn;
+  std::unique_ptr<InstInfoCache> OwnedCache;
+  InstInfoCache *Cache;
+  Transaction *Active = nullptr;
+
+  // Baseline.
+  llvm::DenseMap<mlir::Block *, llvm::SmallVector<mlir::Operation *, 16>>
+      BaseOrder;
+  std::unique_ptr<WaitcntAnalysis> BaseWaits;
+  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Operation *, 2>>
+      BaseUnwaited;
+  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Operation *, 4>>
+      BaseSyncPending;
+  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<HazardPair, 1>>
+      BaseHazards;
+};
+
+} // namespace asmevo
+
+#endif // ASMEVO_ANALYSIS_LEGALITY_H

@@ -1,0 +1,86 @@
+//===- Liveness.h - Live registers and register pressure --------*- C++ -*-===//
+//
+// Backward liveness over a function's CFG in register units.
+//
+// Two modes, because a VALU write only writes the lanes enabled in EXEC:
+//  * Conservative (for deleting code): a write kills a register only when
+//    it writes every lane that can matter: scalar writes; VALU writes of
+//    SGPRs (lane masks are written whole); vector writes in a kernel while
+//    EXEC still holds its launch value (lanes outside it never run) and
+//    that are not partial (SDWA/DPP/op_sel/d16). Every other vector write
+//    leaves the old value live in the inactive lanes.
+//  * Dense (for register pressure): every write kills, as a register
+//    allocator sees it.
+//
+// At exits: s_endpgm keeps nothing live (memory is the only result of a
+// kernel); s_setpc_b64 (return, jump table), s_swappc_b64 (call) and a run
+// off the end keep every register live (a superset of the calling
+// convention's return and callee-saved registers).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASMEVO_ANALYSIS_LIVENESS_H
+#define ASMEVO_ANALYSIS_LIVENESS_H
+
+#include "asmevo/Analysis/InstInfo.h"
+
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace asmevo {
+
+struct RegPressure {
+  unsigned SGPR = 0, VGPR = 0, AGPR = 0;
+};
+
+class Liveness {
+public:
+  enum class Mode { Conservative, Dense };
+  /// Uses by ops in IgnoreUses do not make registers live (legality: which
+  /// registers does *original* code still read?).
+  Liveness(mlir::Operation *Fn, InstInfoCache &Cache,
+           Mode M = Mode::Conservative,
+           const llvm::DenseSet<mlir::Operation *> *IgnoreUses = nullptr);
+
+  const llvm::BitVector &liveIn(mlir::Block *B) const;
+  const llvm::BitVector &liveOut(mlir::Block *B) const;
+  /// Registers live just after Op (recomputed by walking its block).
+  llvm::BitVector liveAfter(mlir::Operation *Op) const;
+  llvm::BitVector liveBefore(mlir::Operation *Op) const;
+  /// Does Op's vector write replace the old value in every lane that
+  /// matters? (Scalar writes always do.)
+  bool kills(mlir::Operation *Op) const;
+  /// Walks B backwards; F sees each op with the registers live after it.
+  void walkBackward(mlir::Block *B,
+                    llvm::function_ref<void(mlir::Operation *,
+                                            const llvm::BitVector &)>
+                        F) const;
+
+  /// Live 32-bit registers per file in a live set.
+  RegPressure pressure(const llvm::BitVector &Live) const;
+  /// Maximum pressure over all program points.
+  RegPressure maxPressure() const;
+
+  /// Units live at an exit of this kind (empty or every register).
+  llvm::BitVector exitLive(const InstInfo &Terminator) const;
+
+private:
+  void transferBackward(mlir::Operation *Op, llvm::BitVector &Live) const;
+  bool killsFor(const InstInfo &I) const;
+
+  mlir::Operation *Fn;
+  InstInfoCache &Cache;
+  Mode M;
+  const llvm::DenseSet<mlir::Operation *> *IgnoreUses;
+  unsigned NumUnits;
+  llvm::DenseMap<mlir::Block *, llvm::BitVector> In, Out;
+  /// Blocks where EXEC may differ from its value at kernel launch.
+  llvm::DenseMap<mlir::Block *, bool> ExecChangedIn;
+  llvm::DenseMap<mlir::Block *, mlir::Operation *> FirstExecDef;
+  llvm::BitVector Empty;
+};
+
+} // namespace asmevo
+
+#endif // ASMEVO_ANALYSIS_LIVENESS_H
