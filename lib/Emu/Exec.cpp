@@ -122,6 +122,8 @@ void Scoreboard::issue(uint64_t PC, uint8_t Counters, bool LgkmOOO,
   }
   Op &O = Ops[Id];
   O.PC = PC;
+  ++O.Gen;
+  LastId = Id;
   O.Live = true;
   O.Remaining = 0;
   O.Regs.assign(Regs.begin(), Regs.end());
@@ -136,6 +138,7 @@ void Scoreboard::issue(uint64_t PC, uint8_t Counters, bool LgkmOOO,
   if (!O.Remaining) {
     O.Live = false;
     Free.push_back(Id);
+    LastId = ~0u;
     return;
   }
   for (const RegRef &R : Regs) {
@@ -445,10 +448,17 @@ static void runWave(Wave &W) {
     } else {
       I->Fn(W, *I);
     }
-    if (I->IsMem && I->MemCounters && W.St != Wave::Failed)
+    if (I->IsMem && I->MemCounters && W.St != Wave::Failed) {
       W.SB.issue(I->PC,
                  (I->MemCounters & 1) | ((I->MemCounters & 6) ? 2 : 0),
                  I->MemCounters & 4, I->Defs);
+      // LDS-DMA ranges recorded by the handler belong to this op.
+      for (Wave::DmaRange &R : W.Dma)
+        if (R.Id == ~0u) {
+          R.Id = W.SB.LastId;
+          R.Gen = R.Id == ~0u ? 0 : W.SB.Ops[R.Id].Gen;
+        }
+    }
     ++C.Executed;
     if (++W.Executed > Budget) {
       W.fail(ErrorKind::Budget, *I,

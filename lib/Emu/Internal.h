@@ -145,6 +145,7 @@ class Program;
 struct Scoreboard {
   struct Op {
     uint64_t PC = 0;
+    uint32_t Gen = 0;
     uint8_t Remaining = 0; // queues it is still in
     bool Live = false;
     llvm::SmallVector<RegRef, 2> Regs;
@@ -155,6 +156,7 @@ struct Scoreboard {
   };
   std::vector<Op> Ops;
   std::vector<uint32_t> Free;
+  uint32_t LastId = ~0u; // op created by the last issue() (~0: none)
   std::deque<QEntry> VM, LGKM;
   uint32_t Live = 0;
   uint8_t PendS[128] = {};
@@ -207,6 +209,12 @@ struct Wave {
   std::vector<uint8_t> Priv;
   uint32_t PrivPerLane = 0;
   uint32_t TrapSts = 0;
+  // LDS written by LDS-DMA loads whose vmcnt has not been waited for:
+  // [Lo, Hi) byte ranges and the scoreboard op (Id, Gen) that retires them.
+  struct DmaRange {
+    uint32_t Lo, Hi, Id, Gen;
+  };
+  std::vector<DmaRange> Dma;
 
   uint64_t exec() const { return uint64_t(S[SExecLo]) | uint64_t(S[SExecHi]) << 32; }
   void setExec(uint64_t E) {

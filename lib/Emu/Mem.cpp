@@ -13,6 +13,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace llvm;
@@ -183,6 +184,29 @@ uint8_t *ldsPtr(Wave &W, const Inst &I, uint64_t Off, unsigned Len, bool Write,
   }
   if (!IsAtomic && !ldsRaceCheck(W, I, uint32_t(Off), Len, Write, Lane))
     return nullptr;
+  // LDS written by an LDS-DMA load that no s_waitcnt vmcnt has covered yet.
+  for (Wave *O : WG.Waves) {
+    if (O->Dma.empty())
+      continue;
+    auto &V = O->Dma;
+    V.erase(std::remove_if(V.begin(), V.end(),
+                           [&](const Wave::DmaRange &R) {
+                             return R.Id != ~0u &&
+                                    (!O->SB.Ops[R.Id].Live ||
+                                     O->SB.Ops[R.Id].Gen != R.Gen);
+                           }),
+            V.end());
+    for (const Wave::DmaRange &R : V)
+      if (R.Id != ~0u && Off < R.Hi && Off + Len > R.Lo) {
+        W.fail(ErrorKind::Race, I,
+               formatv("LDS bytes at offset {0} (lane {1}) are written by the "
+                       "LDS-DMA load at pc {2:x} of wave {3}, not yet covered "
+                       "by s_waitcnt vmcnt",
+                       Off, Lane, O->SB.Ops[R.Id].PC, O->Id)
+                   .str());
+        return nullptr;
+      }
+  }
   return WG.Lds.data() + Off;
 }
 
@@ -278,6 +302,22 @@ void doLane(Wave &W, const Inst &I, uint8_t *Ptr, int Space, unsigned Lane,
   }
 }
 
+// Writes one lane's LDS-DMA dword and records the range as pending until
+// the op's vmcnt is waited for.
+bool ldsDma(Wave &W, const Inst &I, unsigned L, uint32_t V) {
+  uint64_t LdsOff = uint64_t(W.S[SM0]) + uint32_t(I.Off) + 4 * L;
+  uint8_t *P = ldsPtr(W, I, LdsOff, 4, true, false, L);
+  if (!P)
+    return false;
+  std::memcpy(P, &V, 4);
+  if (!W.Dma.empty() && W.Dma.back().Id == ~0u &&
+      W.Dma.back().Hi == uint32_t(LdsOff))
+    W.Dma.back().Hi += 4;
+  else
+    W.Dma.push_back({uint32_t(LdsOff), uint32_t(LdsOff) + 4, ~0u, 0});
+  return true;
+}
+
 //===----------------------------------------------------------------------===//
 // FLAT / GLOBAL / SCRATCH
 //===----------------------------------------------------------------------===//
@@ -286,8 +326,9 @@ void hFlat(Wave &W, const Inst &I) {
   unsigned Seg = I.C0;
   bool HasV = I.C1 & 2, HasS = I.C1 & 4;
   // Bit 13 is LDS for FLAT/GLOBAL, SVE (VGPR address enable) for scratch.
-  if ((I.C1 & 1) && Seg != 1)
-    return W.fail(ErrorKind::Unsupported, I, "FLAT loads into LDS (lds bit)");
+  bool ToLds = (I.C1 & 1) && Seg != 1;
+  if (ToLds && (Seg != 2 || auxSize(I.Aux) != 4))
+    return W.fail(ErrorKind::Unsupported, I, "sub-dword/flat loads into LDS");
   const Opnd *VAddr = nullptr, *SAddr = nullptr, *Data = nullptr;
   // The MCInst operand order differs between variants (scratch stores put
   // vdata first): vaddr is the VGPR named by the encoding's ADDR field.
@@ -330,6 +371,13 @@ void hFlat(Wave &W, const Inst &I) {
       uint64_t Addr = SAddr ? SBase + V0[L] : (uint64_t(V1[L]) << 32 | V0[L]);
       Addr += I.Off;
       Ptr = globalPtr(W, I, Addr, N, Write, L);
+      if (Ptr && ToLds) {
+        uint32_t V;
+        std::memcpy(&V, Ptr, 4);
+        if (!ldsDma(W, I, L, V))
+          return;
+        continue;
+      }
       if (Ptr && IsAtomic && (Addr % N))
         return W.fail(ErrorKind::Fault, I,
                       formatv("misaligned atomic at {0:x} (lane {1})", Addr, L)
@@ -356,8 +404,9 @@ constexpr uint64_t ScratchRsrcBase = 0xffff00000000ull;
 
 void hBuf(Wave &W, const Inst &I) {
   bool Offen = I.C0, Idxen = I.C1;
-  if (I.C2)
-    return W.fail(ErrorKind::Unsupported, I, "MUBUF loads into LDS");
+  bool ToLds = I.C2;
+  if (ToLds && (auxSize(I.Aux) != 4 || auxKind(I.Aux) != Load))
+    return W.fail(ErrorKind::Unsupported, I, "sub-dword MUBUF loads into LDS");
   const Opnd *Rsrc = nullptr, *SOff = nullptr;
   const Opnd *VOps[3] = {};
   unsigned NV = 0;
@@ -434,6 +483,20 @@ void hBuf(Wave &W, const Inst &I) {
       AnyIn |= Ok;
     }
     uint64_t Addr = Base + SOffset + Index * Stride + Off;
+    if (ToLds) {
+      // LDS-DMA: the dword goes to LDS at M0 + inst_offset + lane * 4 (the
+      // immediate offset applies to both addresses); out of range reads 0.
+      uint32_t V = 0;
+      if (AllIn) {
+        uint8_t *Ptr = globalPtr(W, I, Addr, 4, false, L);
+        if (!Ptr)
+          return;
+        std::memcpy(&V, Ptr, 4);
+      }
+      if (!ldsDma(W, I, L, V))
+        return;
+      continue;
+    }
     if (Kind == Atomic) {
       if (!AllIn)
         continue; // out-of-range atomics do nothing (returns 0 on rtn)
@@ -679,6 +742,7 @@ void registerMem(OpTable &T) {
     StringRef S = E.Suffix;
     T.add(("buffer_" + S).str(), hBuf, Fidelity::Exact, E.Aux);
   }
+  T.add("global_load_lds_dword", hFlat, Fidelity::Exact, aux(4, Load));
   for (const char *N : {"buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbl2",
                         "buffer_inv", "buffer_invl2"})
     T.add(N, hCacheNop);

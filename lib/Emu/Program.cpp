@@ -134,7 +134,7 @@ struct SpecialMap {
       };
       if (pair("VCC", SVccLo) || pair("EXEC", SExecLo) ||
           pair("FLAT_SCR", SFlatScrLo) || pair("XNACK_MASK", SXnackLo)) {
-      } else if (N == "M0") {
+      } else if (N == "M0" || N.starts_with("M0_gfx")) {
         sreg(SM0, 1);
       } else if (N == "SCC" || N == "SRC_SCC") {
         O.Kind = OK::Scc;
@@ -278,8 +278,10 @@ void Program::predecode(Inst &I, ArrayRef<uint8_t> Bytes) {
       O.Kind = OK::Bad;
     }
     if (O.Kind == OK::Bad) {
-      I.Error = "operand " + std::to_string(K) + " of " + std::string(D->Mnemonic) +
-                " is a register the emulator does not model";
+      I.Error = "operand " + std::to_string(K) + " of " +
+                std::string(D->Mnemonic) + " (" +
+                (MO.isReg() ? TI->regName(MO.getReg()) : std::string("expr")) +
+                ") is a register or value the emulator does not model";
       I.Fid = Fidelity::Unsupported;
       return;
     }
@@ -442,6 +444,10 @@ void Program::predecode(Inst &I, ArrayRef<uint8_t> Bytes) {
     I.MemCounters |= 1;
   if (TS & InstFlag::LGKM_CNT)
     I.MemCounters |= (TS & (InstFlag::SMRD | InstFlag::FLAT)) ? 4 : 2;
+  // LDS-DMA loads (MUBUF/GLOBAL with the lds bit) complete through vmcnt.
+  if (((TS & InstFlag::MUBUF) && I.C2) ||
+      ((TS & InstFlag::FLAT) && I.C0 != 1 && (I.C1 & 1)))
+    I.MemCounters = 1;
   I.IsMem = (TS & (InstFlag::SMRD | InstFlag::DS | InstFlag::FLAT |
                    InstFlag::MUBUF | InstFlag::MTBUF)) != 0;
 

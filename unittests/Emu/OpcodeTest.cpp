@@ -568,3 +568,26 @@ TEST(EmuValu, DotProducts) {
   EXPECT_EQ(int32_t(R.State.V[2][0]), -16237);
 }
 } // namespace
+
+namespace {
+TEST(EmuMemory, LdsDmaNeedsVmcnt) {
+  MemSnip T;
+  T.S.Exec = ~0ull;
+  T.S.S[124] = 64; // M0: LDS base
+  // V# over buf: base 0x10000, num_records 256, raw.
+  T.S.S[8] = 0x10000;
+  T.S.S[9] = 0;
+  T.S.S[10] = 256;
+  T.S.S[11] = 0x00027000;
+  auto R = T.run({"buffer_load_dword v0, s[8:11], 0 offen lds",
+                  "s_waitcnt vmcnt(0)", "v_mov_b32_e32 v1, 64",
+                  "ds_read_b32 v2, v1 offset:12", "s_waitcnt lgkmcnt(0)"});
+  ASSERT_TRUE(R.Run.ok()) << "msg: " << R.Run.Message;
+  EXPECT_EQ(R.State.V[2][0], 1003u); // lane 3's dword (1000 + 3)
+  EXPECT_EQ(R.State.V[2][5], 1003u);
+  R = T.run({"buffer_load_dword v0, s[8:11], 0 offen lds",
+             "v_mov_b32_e32 v1, 64", "ds_read_b32 v2, v1 offset:12"});
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Race) << R.Run.Message;
+  EXPECT_NE(R.Run.Message.find("LDS-DMA"), std::string::npos) << R.Run.Message;
+}
+} // namespace

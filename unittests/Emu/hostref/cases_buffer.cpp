@@ -30,3 +30,7 @@ HOSTREF_CASE("buffer_copy_x4") {
         out[(off + soff) / 4] = in[(off + soff) / 4];
     }
 }
+// buffer_to_lds_reverse is not a case: with 256 threads its four waves all
+// DMA into tile[0..63] (the LDS address is M0 + inst_offset + lane * 4 with a
+// wave-uniform M0), which the emulator reports as an LDS race
+// (test/Emu/lds-dma.test).
