@@ -409,6 +409,8 @@ static void runWave(Wave &W) {
       if (C.ApproxCount.size() <= I->Index)
         C.ApproxCount.resize(I->Index + 64);
       ++C.ApproxCount[I->Index];
+      if (Sh.Mem->Obs) // verification hook
+        approxHookBefore(W, *I);
     }
     if (O.Profile) {
       if (C.Profile.size() <= I->Index)
@@ -448,6 +450,8 @@ static void runWave(Wave &W) {
     } else {
       I->Fn(W, *I);
     }
+    if (C.ApproxPending) // verification hook
+      approxHookAfter(W, *I);
     if (I->IsMem && I->MemCounters && W.St != Wave::Failed) {
       W.SB.issue(I->PC,
                  (I->MemCounters & 1) | ((I->MemCounters & 6) ? 2 : 0),
@@ -525,6 +529,7 @@ struct DispatchPlan {
   unsigned VgprIds = 0;
   uint32_t Mode = 0;
   bool Ieee = true, Dx10 = true;
+  bool PreloadPrologue = false;
 };
 } // namespace
 
@@ -717,6 +722,7 @@ static Expected<DispatchPlan> plan(Program &Prog, const KernelInfo &K,
            (KD.enableIeeeMode() ? 1u << 9 : 0);
   P.Ieee = KD.enableIeeeMode();
   P.Dx10 = KD.enableDx10Clamp();
+  P.PreloadPrologue = O.KernargPreloadPrologue;
   return P;
 }
 
@@ -761,6 +767,8 @@ static void initWave(Wave &W, const DispatchPlan &P, Workgroup &WG,
   W.Ieee = P.Ieee;
   W.Dx10Clamp = P.Dx10;
   W.PC = P.K->CodeAddr + Emulator::CodeLoadBase;
+  if (P.K->KD.kernargPreloadLength() && !P.PreloadPrologue)
+    W.PC += 256; // firmware with kernarg preload skips the prologue
   W.PrivPerLane = P.PrivPerLane;
   if (P.PrivPerLane)
     W.Priv.assign(size_t(P.PrivPerLane) * 64, 0);

@@ -274,7 +274,12 @@ struct Ctx {
   std::vector<uint64_t> ApproxCount; // by Inst::Index
   // One-entry region cache.
   Region *LastRegion = nullptr;
-  Region *findRegion(uint64_t Addr, uint64_t Len) {
+  // Verification hook: per-lane masks of the approximate op being executed.
+  bool ApproxPending = false;
+  uint32_t ApproxMask[64] = {};
+  Region *findRegion(uint64_t Addr, uint64_t Len, bool Write = false) {
+    if (Sh->Mem->Obs) // verification hook (VerifyHooks.cpp)
+      return Sh->Mem->Obs->access(*Sh->Mem, Addr, Len, Write);
     if (LastRegion && LastRegion->contains(Addr, Len))
       return LastRegion;
     Region *R = Sh->Mem->find(Addr, Len);
@@ -356,6 +361,11 @@ inline uint64_t asU64(double F) {
   std::memcpy(&X, &F, 8);
   return X;
 }
+
+// Verification hooks (VerifyHooks.cpp): Memory::Observer::approx around an
+// approximate opcode.
+void approxHookBefore(Wave &W, const Inst &I);
+void approxHookAfter(Wave &W, const Inst &I);
 
 // Memory access helpers (Mem.cpp). Return false after failing the wave.
 bool globalAccess(Wave &W, const Inst &I, unsigned Lane, uint64_t Addr,

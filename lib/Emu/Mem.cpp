@@ -225,7 +225,7 @@ uint8_t *privPtr(Wave &W, const Inst &I, uint64_t Off, unsigned Len,
 
 uint8_t *globalPtr(Wave &W, const Inst &I, uint64_t Addr, unsigned Len,
                    bool Write, unsigned Lane) {
-  Region *R = W.C->findRegion(Addr, Len);
+  Region *R = W.C->findRegion(Addr, Len, Write);
   if (!R || !(R->Perms & (Write ? PermWrite : PermRead))) {
     W.fail(ErrorKind::Fault, I,
            formatv("{0} of {1} bytes at address {2:x} (lane {3}): {4}",

@@ -51,6 +51,10 @@ static cl::opt<unsigned> CoverageTop("coverage-missing", cl::init(10),
 static cl::opt<bool> ListOpcodes("list-opcodes",
                                  cl::desc("print implemented opcodes"));
 static cl::opt<bool> Quiet("quiet", cl::desc("no summary on success"));
+static cl::opt<bool> PreloadPrologue(
+    "kernarg-preload-prologue",
+    cl::desc("kernarg-preload kernels: run the 256-byte compatibility "
+             "prologue instead of starting at entry + 256"));
 
 static int usageError(const Twine &Msg) {
   errs() << "asmevo-run: error: " << Msg << "\n";
@@ -398,6 +402,7 @@ int main(int argc, char **argv) {
   RO.Profile = Profile;
   RO.RefuseApproximate = RefuseApprox;
   RO.TraceOut = &outs();
+  RO.KernargPreloadPrologue = PreloadPrologue;
   RunResult R = Emu.run(*K, D, Mem, RO);
 
   if (!OutDir.empty()) {

@@ -81,6 +81,29 @@ public:
   /// First free address >= Hint aligned to Align with Size bytes free.
   uint64_t freeAddress(uint64_t Hint, uint64_t Size, uint64_t Align) const;
 
+  //--- Verification hooks (used by lib/Verify; null = no effect) ----------//
+  /// An observer of the dispatches that run on this memory. The emulator
+  /// calls it from its worker threads: implementations lock themselves.
+  struct Observer {
+    virtual ~Observer() = default;
+    /// Every global-memory access of a kernel (per lane: vector, scalar,
+    /// atomic; the kernarg segment too) goes through this call instead of
+    /// find(): it returns the region that holds [Addr, Addr+Len) or null
+    /// (the access faults). It may log the access and map() new regions
+    /// (never unmap during a run).
+    virtual Region *access(Memory &M, uint64_t Addr, uint64_t Len,
+                           bool Write) = 0;
+    /// Every lane of every executed approximate opcode (and once per
+    /// scalar/memory approximate op, Lane = 0). Key hashes the operation
+    /// (mnemonic and modifiers) and the lane's operand bits. The returned
+    /// mask is XORed into the lane's first VGPR result (VALU ops only), so a
+    /// verifier can run kernels under a perturbed implementation of the
+    /// approximate functions; return 0 to keep the emulator's value.
+    virtual uint32_t approx(uint64_t WorkgroupLinear, unsigned Wave,
+                            unsigned Lane, uint64_t Key) = 0;
+  };
+  Observer *Obs = nullptr;
+
 private:
   std::vector<std::unique_ptr<Region>> Regions; // sorted by Base
 };
@@ -108,6 +131,10 @@ struct RunOptions {
   uint32_t DynamicStackPerLane = 16384; // extra private bytes per lane when
                                         // the kernel uses a dynamic stack
   llvm::raw_ostream *TraceOut = nullptr; // default: stderr
+  /// Kernels with kernarg preload (gfx942): start at the 256-byte
+  /// compatibility prologue (which loads the SGPRs itself) instead of at
+  /// entry + 256 with preloaded SGPRs, as firmware with preload support does.
+  bool KernargPreloadPrologue = false;
 };
 
 enum class ErrorKind : uint8_t {

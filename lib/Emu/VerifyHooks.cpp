@@ -1,0 +1,109 @@
+//===- VerifyHooks.cpp - Memory::Observer calls for approximate opcodes ---===//
+//
+// Verification hook used by lib/Verify (the differential oracle), kept apart
+// from the execution code: when a Memory::Observer is installed, every lane
+// of an executed approximate opcode is reported with a key that hashes the
+// operation and the lane's operand bits, and the observer may perturb the
+// lane's first VGPR result. Without an observer nothing here runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+namespace asmevo {
+namespace emu {
+
+namespace {
+uint64_t mix(uint64_t H, uint64_t V) {
+  H ^= V + 0x9e3779b97f4a7c15ull + (H << 6) + (H >> 2);
+  H *= 0xbf58476d1ce4e5b9ull;
+  return H ^ (H >> 31);
+}
+} // namespace
+
+void approxHookBefore(Wave &W, const Inst &I) {
+  Ctx &C = *W.C;
+  Memory::Observer *Obs = C.Sh->Mem->Obs;
+  // The operation: base mnemonic (encoding-independent), modifiers, MODE.
+  uint64_t H = 0x243f6a8885a308d3ull;
+  if (I.D)
+    for (char Ch : baseMnemonic(I.D->Mnemonic))
+      H = mix(H, uint8_t(Ch));
+  H = mix(H, uint64_t(I.Neg) | uint64_t(I.Abs) << 8 | uint64_t(I.NegHi) << 16 |
+                 uint64_t(I.OpSel) << 24 | uint64_t(I.OpSelHi) << 32 |
+                 uint64_t(I.Clamp) << 40 | uint64_t(I.Omod) << 48);
+  H = mix(H, uint64_t(I.DstSel) | uint64_t(I.DstUnused) << 8 |
+                 uint64_t(I.SrcSel[0]) << 16 | uint64_t(I.SrcSel[1]) << 24 |
+                 uint64_t(I.SrcSext[0]) << 32 | uint64_t(I.SrcSext[1]) << 40);
+  H = mix(H, uint64_t(I.DppCtrl) | uint64_t(I.RowMask) << 16 |
+                 uint64_t(I.BankMask) << 24 | uint64_t(I.BoundCtrl) << 32 |
+                 uint64_t(uint8_t(I.E)) << 40);
+  H = mix(H, uint64_t(I.Off));
+  H = mix(H, uint64_t(I.C0) | uint64_t(I.C1) << 32);
+  H = mix(H, uint64_t(I.C2) | uint64_t(W.Mode) << 32);
+  // Uniform operands, and whole registers when lanes cross (DPP).
+  bool CrossLane = I.E == Enc::DPP;
+  for (unsigned K = 0; K < I.NSrc; ++K) {
+    const Opnd &O = I.Src[K];
+    H = mix(H, uint64_t(O.Kind) | uint64_t(O.Count) << 8);
+    if (O.isVReg()) {
+      if (!CrossLane)
+        continue;
+      for (unsigned J = 0; J < O.Count; ++J) {
+        const uint32_t *R = O.Kind == OK::V ? W.vreg(O.Reg + J) : W.areg(O.Reg + J);
+        for (unsigned L = 0; L < 64; ++L)
+          H = mix(H, R[L]);
+      }
+    } else if (O.Kind == OK::S) {
+      for (unsigned J = 0; J < std::max<unsigned>(O.Count, 1); ++J)
+        H = mix(H, W.S[(O.Reg + J) & 127]);
+    } else {
+      H = mix(H, readS64(W, O));
+    }
+  }
+  uint64_t Exec = W.exec();
+  bool PerLane = I.IsValu && !I.IsMem;
+  std::fill(std::begin(C.ApproxMask), std::end(C.ApproxMask), 0u);
+  if (!PerLane) {
+    uint64_t K = H;
+    for (unsigned Src = 0; Src < I.NSrc; ++Src) // memory ops: lane operands
+      if (I.Src[Src].isVReg())
+        for (unsigned L = 0; L < 64; ++L)
+          if (Exec >> L & 1)
+            for (unsigned J = 0; J < I.Src[Src].Count; ++J)
+              K = mix(K, (I.Src[Src].Kind == OK::V ? W.vreg(I.Src[Src].Reg + J)
+                                                   : W.areg(I.Src[Src].Reg + J))[L]);
+    Obs->approx(C.WgLinear, W.Id, 0, K);
+    return;
+  }
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!(Exec >> L & 1))
+      continue;
+    uint64_t K = H;
+    for (unsigned Src = 0; Src < I.NSrc; ++Src) {
+      const Opnd &O = I.Src[Src];
+      if (!O.isVReg() || CrossLane)
+        continue;
+      for (unsigned J = 0; J < O.Count; ++J)
+        K = mix(K, (O.Kind == OK::V ? W.vreg(O.Reg + J) : W.areg(O.Reg + J))[L]);
+    }
+    uint32_t M = Obs->approx(C.WgLinear, W.Id, L, K);
+    // Under s_set_gpr_idx the destination is indexed: keep the value.
+    C.ApproxMask[L] = W.GprIdxOn ? 0 : M;
+    C.ApproxPending |= C.ApproxMask[L] != 0;
+  }
+}
+
+void approxHookAfter(Wave &W, const Inst &I) {
+  Ctx &C = *W.C;
+  C.ApproxPending = false;
+  if (W.St == Wave::Failed || !I.NDst || !I.Dst[0].isVReg())
+    return;
+  uint32_t *R = I.Dst[0].Kind == OK::V ? W.vreg(I.Dst[0].Reg)
+                                       : W.areg(I.Dst[0].Reg);
+  for (unsigned L = 0; L < 64; ++L)
+    R[L] ^= C.ApproxMask[L];
+}
+
+} // namespace emu
+} // namespace asmevo
