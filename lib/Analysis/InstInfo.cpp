@@ -272,6 +272,24 @@ void InstInfoCache::compute(Operation *Op, InstInfo &I) {
       I.Kind = OpKind::Raw;
       I.SideEffect = true;
       I.SideEffectWhy = "undecodable instruction";
+      return;
+    }
+    // s_nop / s_waitcnt written as generic instructions mean the same as
+    // the dedicated ops.
+    int64_t Imm = -1;
+    for (const MCOperand &MO : I.D->Inst)
+      if (MO.isImm()) {
+        Imm = MO.getImm();
+        break;
+      }
+    if (I.Mnemonic == "s_nop" && Imm >= 0) {
+      I.Kind = OpKind::Nop;
+      I.WaitStates = unsigned(Imm & 0xf) + 1;
+    } else if (I.Mnemonic == "s_waitcnt" && Imm >= 0) {
+      I.Kind = OpKind::Waitcnt;
+      I.Wait[unsigned(Counter::VM)] = (Imm & 0xf) | ((Imm >> 14) & 3) << 4;
+      I.Wait[unsigned(Counter::EXP)] = (Imm >> 4) & 7;
+      I.Wait[unsigned(Counter::LGKM)] = (Imm >> 8) & 0xf;
     }
     return;
   }

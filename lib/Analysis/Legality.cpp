@@ -513,6 +513,15 @@ static std::string countsText(const unsigned C[NumCounters]) {
 
 Verdict Legality::checkWaits(Transaction &T) {
   const RegUnitInfo &RU = Cache->units();
+  llvm::DenseMap<Block *, llvm::DenseMap<Operation *, unsigned>> BasePos;
+  auto baseAfter = [&](Block *B, Operation *A, Operation *X) {
+    auto &Pos = BasePos[B];
+    if (Pos.empty())
+      for (Operation *Op : BaseOrder[B])
+        Pos[Op] = unsigned(Pos.size());
+    auto AI = Pos.find(A), XI = Pos.find(X);
+    return AI != Pos.end() && XI != Pos.end() && XI->second > AI->second;
+  };
   const WaitcntAnalysis *W = BaseWaits.get();
   SmallVector<Block *> Blocks;
   if (T.MemoryTouched) {
@@ -564,6 +573,10 @@ Verdict Legality::checkWaits(Transaction &T) {
         auto BIt = BaseSyncPending.find(Op);
         for (const PendingOp &P : S.Ops) {
           if (P.Op && T.isNew(P.Op))
+            continue;
+          // Ops that came after the sync op in the original were never
+          // completed there; moving them up is the dependences' business.
+          if (P.Op && P.Op->getBlock() == B && baseAfter(B, Op, P.Op))
             continue;
           if (BIt != BaseSyncPending.end() &&
               llvm::is_contained(BIt->second, P.Op))

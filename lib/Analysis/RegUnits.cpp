@@ -3,6 +3,7 @@
 #include "asmevo/Analysis/RegUnits.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/MC/MCRegisterInfo.h"
 
 #include <algorithm>
@@ -50,6 +51,41 @@ RegUnitInfo::RegUnitInfo(const TargetInfo &TI) : TI(TI) {
   const MCRegisterInfo &MRI = TI.regInfo();
   NumMC = MRI.getNumRegUnits();
   Units.resize(numUnits());
+  Remap.resize(NumMC);
+  for (unsigned U = 0; U < NumMC; ++U)
+    Remap[U] = uint16_t(U);
+  {
+    // Group encoding-specific copies by their name without the suffix.
+    StringMap<MCRegister> Canonical;
+    for (unsigned R = 1, E = MRI.getNumRegs(); R < E; ++R) {
+      StringRef N = MRI.getName(MCRegister(R));
+      bool Suffixed = false;
+      for (StringRef Sfx : {"_gfxpre11", "_gfx11plus", "_gfx9plus", "_vi",
+                            "_ci"})
+        Suffixed |= N.ends_with(Sfx);
+      if (!Suffixed)
+        Canonical.try_emplace(N, MCRegister(R));
+    }
+    for (StringRef Sfx : {"_gfx9plus", "_gfxpre11", "_vi", "_ci", "_gfx11plus"})
+      for (unsigned R = 1, E = MRI.getNumRegs(); R < E; ++R) {
+        StringRef N = MRI.getName(MCRegister(R));
+        if (!N.ends_with(Sfx))
+          continue;
+        StringRef Base = N.drop_back(Sfx.size());
+        auto [It, Inserted] = Canonical.try_emplace(Base, MCRegister(R));
+        if (Inserted)
+          continue; // this copy is the canonical one
+        SmallVector<unsigned, 8> From, To;
+        for (MCRegUnit U : MRI.regunits(MCRegister(R)))
+          From.push_back(static_cast<unsigned>(U));
+        for (MCRegUnit U : MRI.regunits(It->second))
+          To.push_back(static_cast<unsigned>(U));
+        if (From.size() != To.size())
+          continue;
+        for (size_t I = 0; I < From.size(); ++I)
+          Remap[From[I]] = uint16_t(To[I]);
+      }
+  }
   std::vector<bool> Named(NumMC, false);
   // 32-bit registers of the numbered files first; then tuples.
   for (unsigned R = 1, E = MRI.getNumRegs(); R < E; ++R) {
@@ -114,7 +150,7 @@ RegUnitInfo::RegUnitInfo(const TargetInfo &TI) : TI(TI) {
 
 void RegUnitInfo::unitsOf(MCRegister Reg, UnitList &Out) const {
   for (MCRegUnit U : TI.regInfo().regunits(Reg))
-    Out.push_back(uint16_t(static_cast<unsigned>(U)));
+    Out.push_back(Remap[static_cast<unsigned>(U)]);
 }
 
 void RegUnitInfo::addUnit(UnitList &L, unsigned U) {
@@ -127,7 +163,7 @@ void RegUnitInfo::addReg(UnitList &L, MCRegister Reg) const {
   if (!Reg.isValid())
     return;
   for (MCRegUnit U : TI.regInfo().regunits(Reg))
-    addUnit(L, static_cast<unsigned>(U));
+    addUnit(L, Remap[static_cast<unsigned>(U)]);
 }
 
 bool RegUnitInfo::intersects(ArrayRef<uint16_t> A, ArrayRef<uint16_t> B) {

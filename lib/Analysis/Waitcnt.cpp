@@ -189,18 +189,27 @@ void WaitcntAnalysis::touching(const PendingState &S, const InstInfo &I,
                                SmallVectorImpl<const PendingOp *> &Out) {
   if (I.Kind == OpKind::Waitcnt || S.Ops.empty())
     return;
-  UnitList Touched;
+  UnitList Used, Defined;
   for (uint16_t U : I.Uses)
     if (!RU.isPseudo(U))
-      Touched.push_back(U);
+      Used.push_back(U);
   for (uint16_t U : I.Defs)
     if (!RU.isPseudo(U))
-      RegUnitInfo::addUnit(Touched, U);
-  if (Touched.empty())
+      Defined.push_back(U);
+  if (Used.empty() && Defined.empty())
     return;
-  for (const PendingOp &P : S.Ops)
-    if (P.writesAny(Touched)) // P.Op == I.Op: an earlier loop iteration
+  unsigned VM = counterBit(Counter::VM);
+  for (const PendingOp &P : S.Ops) {
+    // P.Op == I.Op is an earlier loop iteration of the same op.
+    if (P.writesAny(Used)) {
       Out.push_back(&P);
+      continue;
+    }
+    // Write after write: in-order VMEM ops write their results in order
+    // (LLVM: hasVmemWriteVgprInOrder), so a younger one may overwrite.
+    if (P.writesAny(Defined) && !(P.InOrder & I.InOrder & VM))
+      Out.push_back(&P);
+  }
 }
 
 void WaitcntAnalysis::findUnwaited(SmallVectorImpl<Unwaited> &Out) const {

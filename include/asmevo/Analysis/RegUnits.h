@@ -85,6 +85,11 @@ private:
     uint16_t Index = 0;
     std::string Name;
   };
+  /// LLVM has encoding-specific copies of some registers (M0_gfxpre11,
+  /// FLAT_SCR_vi, SGPR_NULL_gfxpre11, TTMP0_vi/_gfx9plus) whose units do
+  /// not overlap the generic register's; they are the same hardware
+  /// register, so their units are mapped onto one canonical set.
+  std::vector<uint16_t> Remap;
   const TargetInfo &TI;
   unsigned NumMC = 0;
   std::vector<UnitClass> Units;

@@ -1,0 +1,192 @@
+//===- WaitcntTest.cpp - Wait-counter semantics ---------------------------===//
+
+#include "AnalysisTestUtil.h"
+
+#include "asmevo/Analysis/Waitcnt.h"
+
+using namespace asmevo;
+using namespace asmevo::test;
+
+namespace {
+
+/// "user <- producer" for every unwaited use, in order.
+std::vector<std::string> unwaited(llvm::StringRef Body,
+                                  llvm::StringRef CPU = "gfx942",
+                                  bool Kernel = true) {
+  auto F = parseFunction(Body, CPU, Kernel);
+  InstInfoCache Cache(*cantFail(amdgcn::getTargetInfoFor(F->Fn)));
+  WaitcntAnalysis W(F->Fn, Cache);
+  llvm::SmallVector<WaitcntAnalysis::Unwaited> U;
+  W.findUnwaited(U);
+  std::vector<std::string> Out;
+  for (auto &X : U)
+    Out.push_back(Cache.describe(X.User) + " <- " +
+                  (X.Producer ? Cache.describe(X.Producer)
+                              : std::string("unknown")) +
+                  " on " + Cache.units().describe(X.Units));
+  return Out;
+}
+
+TEST(Waitcnt, VmcntInOrder) {
+  // vmcnt(1): the older load is complete, the younger one may not be.
+  EXPECT_EQ(unwaited(R"(
+    amdgcn.inst [0x0] global_load_dword "v0, v[4:5], off"
+    amdgcn.inst [0x8] global_load_dword "v1, v[4:5], off"
+    amdgcn.s_waitcnt [0x10] vmcnt(1)
+    amdgcn.inst [0x14] v_add_u32_e32 "v2, v0, v0"
+    amdgcn.inst [0x18] v_add_u32_e32 "v3, v1, v1"
+    amdgcn.s_endpgm)"),
+            std::vector<std::string>{
+                "[0x18] v_add_u32_e32 v3, v1, v1 <- [0x8] global_load_dword "
+                "v1, v[4:5], off on v1"});
+}
+
+TEST(Waitcnt, StoresCountOnVmcnt) {
+  // gfx9 has no separate store counter: a younger store makes vmcnt(1)
+  // complete the load.
+  EXPECT_TRUE(unwaited(R"(
+    amdgcn.inst [0x0] global_load_dword "v0, v[4:5], off"
+    amdgcn.inst [0x8] global_store_dword "v[4:5], v1, off"
+    amdgcn.s_waitcnt [0x10] vmcnt(1)
+    amdgcn.inst [0x14] v_add_u32_e32 "v2, v0, v0"
+    amdgcn.s_endpgm)")
+                  .empty());
+}
+
+TEST(Waitcnt, OverwriteOfPendingDestination) {
+  EXPECT_EQ(unwaited(R"(
+    amdgcn.inst [0x0] global_load_dword "v0, v[4:5], off"
+    amdgcn.inst [0x8] v_mov_b32_e32 "v0, 0"
+    amdgcn.s_waitcnt vmcnt(0)
+    amdgcn.s_endpgm)"),
+            std::vector<std::string>{"[0x8] v_mov_b32_e32 v0, 0 <- [0x0] "
+                                     "global_load_dword v0, v[4:5], off on "
+                                     "v0"});
+}
+
+TEST(Waitcnt, SmemOutOfOrderLdsInOrder) {
+  // lgkmcnt(1) completes the older LDS read (one younger LDS op) but never
+  // an SMEM load.
+  EXPECT_EQ(unwaited(R"(
+    amdgcn.inst [0x0] s_load_dword "s0, s[2:3], 0x0"
+    amdgcn.inst [0x8] ds_read_b32 "v0, v1"
+    amdgcn.inst [0x10] ds_read_b32 "v2, v1"
+    amdgcn.s_waitcnt [0x18] lgkmcnt(1)
+    amdgcn.inst [0x1c] v_add_u32_e32 "v3, v0, v0"
+    amdgcn.inst [0x20] s_add_u32 "s1, s0, 1"
+    amdgcn.s_waitcnt lgkmcnt(0)
+    amdgcn.s_endpgm)"),
+            std::vector<std::string>{"[0x20] s_add_u32 s1, s0, 1 <- [0x0] "
+                                     "s_load_dword s0, s[2:3], 0x0 on s0"});
+  // A younger SMEM load does not make lgkmcnt(1) complete an LDS read.
+  EXPECT_EQ(unwaited(R"(
+    amdgcn.inst [0x0] ds_read_b32 "v0, v1"
+    amdgcn.inst [0x8] s_load_dword "s0, s[2:3], 0x0"
+    amdgcn.s_waitcnt [0x10] lgkmcnt(1)
+    amdgcn.inst [0x14] v_add_u32_e32 "v3, v0, v0"
+    amdgcn.s_waitcnt lgkmcnt(0)
+    amdgcn.s_endpgm)"),
+            std::vector<std::string>{"[0x14] v_add_u32_e32 v3, v0, v0 <- "
+                                     "[0x0] ds_read_b32 v0, v1 on v0"});
+}
+
+TEST(Waitcnt, FlatNeedsBothCounters) {
+  EXPECT_EQ(unwaited(R"(
+    amdgcn.inst [0x0] flat_load_dword "v0, v[4:5]"
+    amdgcn.s_waitcnt [0x8] vmcnt(0)
+    amdgcn.inst [0xc] v_add_u32_e32 "v2, v0, v0"
+    amdgcn.s_waitcnt lgkmcnt(0)
+    amdgcn.s_endpgm)"),
+            std::vector<std::string>{"[0xc] v_add_u32_e32 v2, v0, v0 <- [0x0] "
+                                     "flat_load_dword v0, v[4:5] on v0"});
+  EXPECT_TRUE(unwaited(R"(
+    amdgcn.inst [0x0] flat_load_dword "v0, v[4:5]"
+    amdgcn.s_waitcnt [0x8] vmcnt(0) lgkmcnt(0)
+    amdgcn.inst [0xc] v_add_u32_e32 "v2, v0, v0"
+    amdgcn.s_endpgm)")
+                  .empty());
+}
+
+TEST(Waitcnt, AcrossTheLoopBackEdge) {
+  // The load at the bottom of the loop is still in flight at the top of the
+  // next iteration.
+  EXPECT_EQ(unwaited(R"(
+    amdgcn.s_branch [0x0] ^bb1
+  ^bb1:
+    amdgcn.inst [0x4] v_add_u32_e32 "v2, v0, v2"
+    amdgcn.inst [0x8] global_load_dword "v0, v[4:5], off"
+    amdgcn.cbranch [0x10] s_cbranch_scc1 ^bb1, ^bb2
+  ^bb2:
+    amdgcn.s_waitcnt vmcnt(0)
+    amdgcn.s_endpgm)"),
+            std::vector<std::string>{"[0x4] v_add_u32_e32 v2, v0, v2 <- "
+                                     "[0x8] global_load_dword v0, v[4:5], off "
+                                     "on v0"});
+}
+
+TEST(Waitcnt, DeviceFunctionEntryIsUnknown) {
+  EXPECT_EQ(unwaited(R"(
+    amdgcn.inst [0x0] v_add_u32_e32 "v0, v1, v0"
+    amdgcn.indirect [0x4] s_setpc_b64 "s[30:31]")",
+                     "gfx942", /*Kernel=*/false)
+                .size(),
+            6u); // one per counter, for the add and for the return
+  EXPECT_TRUE(unwaited(R"(
+    amdgcn.s_waitcnt [0x0] vmcnt(0) expcnt(0) lgkmcnt(0)
+    amdgcn.inst [0x4] v_add_u32_e32 "v0, v1, v0"
+    amdgcn.indirect [0x8] s_setpc_b64 "s[30:31]")",
+                       "gfx942", /*Kernel=*/false)
+                  .empty());
+}
+
+TEST(Waitcnt, RequiredCounts) {
+  auto F = parseFunction(R"(
+    amdgcn.inst [0x0] global_load_dword "v0, v[4:5], off"
+    amdgcn.inst [0x8] global_load_dword "v1, v[4:5], off"
+    amdgcn.inst [0x10] global_load_dword "v2, v[4:5], off"
+    amdgcn.inst [0x18] v_add_u32_e32 "v3, v0, v0"
+    amdgcn.s_endpgm)");
+  InstInfoCache Cache(*cantFail(amdgcn::getTargetInfoFor(F->Fn)));
+  WaitcntAnalysis W(F->Fn, Cache);
+  W.replay(&F->Fn->getRegion(0).front(),
+           [&](mlir::Operation *Op, const PendingState &S) {
+             if (Op != F->byId(0x18))
+               return;
+             const PendingOp *P = S.find(F->byId(0x0));
+             ASSERT_TRUE(P);
+             unsigned C[NumCounters];
+             maxCounts(C);
+             P->requiredCounts(C);
+             EXPECT_EQ(C[unsigned(Counter::VM)], 2u);
+             EXPECT_EQ(C[unsigned(Counter::LGKM)], 15u);
+           });
+}
+
+TEST(Waitcnt, LegalityWaitAndSync) {
+  auto F = parseFunction(R"(
+    amdgcn.inst [0x0] global_load_dword "v0, v[4:5], off"
+    amdgcn.inst [0x8] global_load_dword "v1, v[4:5], off"
+    amdgcn.s_waitcnt [0x10] vmcnt(1)
+    amdgcn.inst [0x14] v_add_u32_e32 "v2, v0, v0"
+    amdgcn.s_waitcnt [0x18] vmcnt(0)
+    amdgcn.s_barrier [0x1c]
+    amdgcn.s_endpgm)");
+  Legality L(F->Fn);
+  EXPECT_EQ(L.canErase(F->byId(0x10)).Reason,
+            "erasing [0x10] s_waitcnt vmcnt(1): [0x14] v_add_u32_e32 v2, v0, "
+            "v0 touches v0 while [0x0] global_load_dword v0, v[4:5], off may "
+            "still be in flight: no s_waitcnt covers it (needs vmcnt(1) "
+            "before it)");
+  EXPECT_EQ(L.canErase(F->byId(0x18)).Reason,
+            "erasing [0x18] s_waitcnt vmcnt(0): [0x8] global_load_dword v1, "
+            "v[4:5], off may still be in flight at [0x1c] s_barrier "
+            "(barrier), which the original had completed (needs vmcnt(0))");
+  // Loosening vmcnt(1) to vmcnt(2) no longer covers the first load.
+  mlir::OpBuilder B(&F->Ctx);
+  auto Loose = amdgcn::WaitcntOp::create(
+      B, B.getUnknownLoc(), 0x10, amdgcn::WaitcntOp::encodeCounts(2, 7, 15));
+  EXPECT_EQ(L.canReplace({F->byId(0x10)}, {Loose}).K, Verdict::Kind::Wait);
+  Loose->destroy();
+}
+
+} // namespace
