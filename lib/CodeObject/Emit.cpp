@@ -11,6 +11,7 @@
 #include "asmevo/CodeObject/Emit.h"
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/CodeObject/Recover.h"
+#include "asmevo/CodeObject/Resources.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
@@ -358,6 +359,13 @@ llvm::Error Emitter::patchDescriptorsAndMetadata(std::vector<uint8_t> &Img,
       return llvm::createStringError("kernel " + L.Name + ": " +
                                      llvm::toString(KDOrErr.takeError()));
     KernelDescriptor KD = *KDOrErr;
+    // Counts cover what the code now uses (they only grow here).
+    DictionaryAttr Meta = K.getMetadata() ? *K.getMetadata() : DictionaryAttr();
+    StringRef Cpu = TI.cpu();
+    bool UnifiedFile = Cpu == "gfx90a" || Cpu.starts_with("gfx94") ||
+                       Cpu == "gfx950" || Cpu == "gfx9-4-generic";
+    raiseResourceCounts(computeKernelRegisterUsage(K, TI), UnifiedFile, KD,
+                        Meta);
     if (K.getDescriptorAddr() < 0)
       return llvm::createStringError(
           "kernel " + L.Name +
@@ -378,7 +386,7 @@ llvm::Error Emitter::patchDescriptorsAndMetadata(std::vector<uint8_t> &Img,
 
     // Metadata: the original note is kept as long as the kernel's entry is
     // unchanged.
-    if (!K.getMetadata())
+    if (!Meta)
       continue;
     const KernelInfo *OK = Orig.kernel(L.Name);
     DictionaryAttr Original;
@@ -390,8 +398,8 @@ llvm::Error Emitter::patchDescriptorsAndMetadata(std::vector<uint8_t> &Img,
       return llvm::createStringError("kernel " + L.Name +
                                      ": has metadata but the original object "
                                      "has none for it");
-    if (Original != *K.getMetadata())
-      ChangedMetadata[OK->DescriptorSym] = *K.getMetadata();
+    if (Original != Meta)
+      ChangedMetadata[OK->DescriptorSym] = Meta;
   }
   return patchMetadataNotes(Img, Orig, ChangedMetadata);
 }

@@ -1,0 +1,45 @@
+//===- Resources.h - Register usage of recovered code ------------*- C++ -*-===//
+
+#ifndef ASMEVO_CODEOBJECT_RESOURCES_H
+#define ASMEVO_CODEOBJECT_RESOURCES_H
+
+#include "asmevo/CodeObject/KernelDescriptor.h"
+#include "asmevo/IR/AMDGCN.h"
+
+namespace asmevo {
+
+/// Registers a function's instructions name: the next free index per file.
+struct RegisterUsage {
+  unsigned NumVGPR = 0;
+  unsigned NumAGPR = 0;
+  unsigned NumSGPR = 0; // numbered SGPRs only (no VCC/FLAT_SCRATCH/XNACK)
+  bool UsesVCC = false;
+
+  void merge(const RegisterUsage &O) {
+    NumVGPR = std::max(NumVGPR, O.NumVGPR);
+    NumAGPR = std::max(NumAGPR, O.NumAGPR);
+    NumSGPR = std::max(NumSGPR, O.NumSGPR);
+    UsesVCC |= O.UsesVCC;
+  }
+};
+
+/// Usage of one kernel or function op, from LLVM's operand tables.
+RegisterUsage computeRegisterUsage(mlir::Operation *Fn, TargetInfo &TI);
+
+/// Usage of a kernel including every function it can call (PC-relative
+/// targets that start a function, transitively).
+RegisterUsage computeKernelRegisterUsage(amdgcn::KernelOp Kernel,
+                                         TargetInfo &TI);
+
+/// Raises a kernel's descriptor fields and metadata counts so that they
+/// cover Usage; never lowers them (a pass that frees registers sets the
+/// counts itself). Rules for gfx90a/gfx942 from AMDGPUUsage: VGPRs and AGPRs
+/// share one file, AGPRs start at accum_offset ((field + 1) * 4), the VGPR
+/// block count is ceil(total / 8) - 1, the SGPR block count is
+/// ceil(sgpr_count / 8) - 1. Returns whether anything changed.
+bool raiseResourceCounts(const RegisterUsage &Usage, bool HasAGPRFile,
+                         KernelDescriptor &KD, mlir::DictionaryAttr &Metadata);
+
+} // namespace asmevo
+
+#endif // ASMEVO_CODEOBJECT_RESOURCES_H

@@ -1,0 +1,138 @@
+//===- Resources.cpp - Register usage of recovered code -------------------===//
+
+#include "asmevo/CodeObject/Resources.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace asmevo;
+using namespace asmevo::amdgcn;
+
+RegisterUsage asmevo::computeRegisterUsage(Operation *Fn, TargetInfo &TI) {
+  RegisterUsage U;
+  SmallVector<RegAccess, 16> Acc;
+  Fn->walk([&](Operation *Op) {
+    if (auto C = dyn_cast<CondBranchOp>(Op)) {
+      U.UsesVCC |= StringRef(C.getMnemonic()).contains("vcc");
+      return;
+    }
+    ArrayRef<uint8_t> Bytes = getOriginalBytes(Op);
+    if (Bytes.empty())
+      return;
+    const DecodedInst *D = TI.decode(Bytes);
+    if (!D)
+      return;
+    Acc.clear();
+    TI.accesses(D->Inst, Acc);
+    for (const RegAccess &A : Acc) {
+      RegRange R = TI.classify(A.Reg);
+      unsigned End = R.First + R.Count;
+      switch (R.Kind) {
+      case RegKind::VGPR:
+        U.NumVGPR = std::max(U.NumVGPR, End);
+        break;
+      case RegKind::AGPR:
+        U.NumAGPR = std::max(U.NumAGPR, End);
+        break;
+      case RegKind::SGPR:
+        U.NumSGPR = std::max(U.NumSGPR, End);
+        break;
+      case RegKind::Special:
+        U.UsesVCC |= StringRef(TI.regName(A.Reg)).starts_with("vcc");
+        break;
+      default:
+        break;
+      }
+    }
+  });
+  return U;
+}
+
+RegisterUsage asmevo::computeKernelRegisterUsage(KernelOp Kernel,
+                                                 TargetInfo &TI) {
+  auto CO = Kernel->getParentOfType<CodeObjectOp>();
+  llvm::DenseMap<int64_t, Operation *> FnAt;
+  for (Operation &Fn : CO.getBodyBlock())
+    FnAt[Fn.getAttrOfType<IntegerAttr>("addr").getInt()] = &Fn;
+  RegisterUsage U;
+  llvm::DenseSet<Operation *> Seen;
+  SmallVector<Operation *> Work = {Kernel};
+  while (!Work.empty()) {
+    Operation *Fn = Work.pop_back_val();
+    if (!Seen.insert(Fn).second)
+      continue;
+    U.merge(computeRegisterUsage(Fn, TI));
+    Fn->walk([&](InstOp I) {
+      if (I.getPcrelPart() == InstOp::NoPcRel)
+        return;
+      auto It = FnAt.find(I.getPcrelTarget());
+      if (It != FnAt.end())
+        Work.push_back(It->second);
+    });
+  }
+  return U;
+}
+
+static unsigned blocks(unsigned N, unsigned Granule) {
+  return (std::max(N, 1u) + Granule - 1) / Granule - 1;
+}
+
+bool asmevo::raiseResourceCounts(const RegisterUsage &Usage, bool HasAGPRFile,
+                                 KernelDescriptor &KD, DictionaryAttr &Metadata) {
+  auto metaInt = [&](StringRef Key) -> int64_t {
+    if (!Metadata)
+      return 0;
+    if (auto I = Metadata.getAs<IntegerAttr>(Key))
+      return I.getInt();
+    return 0;
+  };
+  bool Changed = false;
+  unsigned VGPR = std::max<unsigned>(Usage.NumVGPR, metaInt(".vgpr_count"));
+  unsigned AGPR = std::max<unsigned>(Usage.NumAGPR, metaInt(".agpr_count"));
+  // Extra SGPRs (VCC, flat scratch, XNACK) are in the metadata's count; only
+  // grow it when the numbered SGPRs alone pass it, conservatively by 6.
+  unsigned SGPR = metaInt(".sgpr_count");
+  if (Usage.NumSGPR > SGPR)
+    SGPR = Usage.NumSGPR + 6;
+
+  // Register blocks in the descriptor. With a unified file (gfx90a+),
+  // .vgpr_count is the total: architectural VGPRs up to accum_offset, then
+  // the AGPRs.
+  unsigned TotalV;
+  if (HasAGPRFile) {
+    if (Usage.NumVGPR > KD.accumOffset()) {
+      KD.setAccumOffsetField((Usage.NumVGPR + 3) / 4 - 1);
+      Changed = true;
+    }
+    TotalV = AGPR ? KD.accumOffset() + AGPR : Usage.NumVGPR;
+    VGPR = std::max<unsigned>(TotalV, metaInt(".vgpr_count"));
+    TotalV = VGPR;
+  } else {
+    TotalV = std::max(VGPR, AGPR); // separate AGPR file (gfx908)
+  }
+  if (blocks(TotalV, 8) > KD.granulatedWorkitemVgprCount()) {
+    KD.setGranulatedWorkitemVgprCount(blocks(TotalV, 8));
+    Changed = true;
+  }
+  if (blocks(SGPR, 8) > KD.granulatedWavefrontSgprCount()) {
+    KD.setGranulatedWavefrontSgprCount(blocks(SGPR, 8));
+    Changed = true;
+  }
+  if (Metadata) {
+    Builder B(Metadata.getContext());
+    NamedAttrList L(Metadata);
+    auto raise = [&](StringRef Key, unsigned V) {
+      if (V > metaInt(Key)) {
+        L.set(Key, B.getI64IntegerAttr(V));
+        Changed = true;
+      }
+    };
+    raise(".vgpr_count", VGPR);
+    if (Metadata.get(".agpr_count") || AGPR)
+      raise(".agpr_count", AGPR);
+    raise(".sgpr_count", SGPR);
+    Metadata = L.getDictionary(Metadata.getContext());
+  }
+  return Changed;
+}
