@@ -2,6 +2,7 @@
 
 #include "asmevo/Analysis/Legality.h"
 
+#include "mlir/IR/Builders.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -112,6 +113,12 @@ void Legality::rebuildBaseline() {
 }
 
 const WaitcntAnalysis &Legality::waits() { return *BaseWaits; }
+
+const SmallVectorImpl<Operation *> *
+Legality::baselinePendingAt(Operation *SyncOp) const {
+  auto It = BaseSyncPending.find(SyncOp);
+  return It == BaseSyncPending.end() ? nullptr : &It->second;
+}
 
 DependenceGraph Legality::graph(Block *B, bool Hazards) {
   DependenceGraph::Options O;
@@ -317,6 +324,48 @@ void Legality::Transaction::rollback() {
 }
 
 Verdict Legality::Transaction::verify() { return L.verify(*this); }
+
+unsigned Legality::Transaction::insertNopsForHazards() {
+  if (!StructureError)
+    return 0;
+  unsigned Added = 0;
+  HazardChecker HC(*L.Cache);
+  for (unsigned Round = 0; Round < 8; ++Round) {
+    SmallVector<Operation *, 64> Consumers;
+    L.affectedConsumers(*this, Consumers);
+    bool Changed = false;
+    for (Operation *C : Consumers) {
+      SmallVector<HazardPair, 2> Pairs;
+      HC.pairsFor(C, Pairs);
+      int Missing = 0;
+      for (const HazardPair &P : Pairs) {
+        bool Tolerated = false;
+        auto It = L.BaseHazards.find(C);
+        if (It != L.BaseHazards.end() && !isNew(C))
+          for (const HazardPair &B : It->second)
+            if (B.Rule == P.Rule && B.Producer == P.Producer &&
+                P.Have >= B.Have)
+              Tolerated = true;
+        if (!Tolerated)
+          Missing = std::max(Missing, P.Required - P.Have);
+      }
+      if (Missing <= 0)
+        continue;
+      OpBuilder B(C->getContext());
+      while (Missing > 0) {
+        int N = std::min(Missing, 16);
+        Operation *Nop = NopOp::create(B, B.getUnknownLoc(), -1, N - 1);
+        insert(Nop, C, /*Owned=*/true);
+        Missing -= N;
+        Added += unsigned(N);
+      }
+      Changed = true;
+    }
+    if (!Changed)
+      break;
+  }
+  return Added;
+}
 
 Verdict Legality::Transaction::commit() {
   Verdict V = verify();

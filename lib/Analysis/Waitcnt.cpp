@@ -196,12 +196,23 @@ void WaitcntAnalysis::touching(const PendingState &S, const InstInfo &I,
   for (uint16_t U : I.Defs)
     if (!RU.isPseudo(U))
       Defined.push_back(U);
-  if (Used.empty() && Defined.empty())
+  if (Used.empty() && Defined.empty() &&
+      !I.uses(RU.pseudo(PseudoUnit::MemLDS)) &&
+      !I.defines(RU.pseudo(PseudoUnit::MemLDS)))
     return;
   unsigned VM = counterBit(Counter::VM);
+  // LDS written by a vector memory op (LDS DMA, flat stores) is read by
+  // LDS ops only after the write completed: the LDS pseudo unit counts.
+  unsigned Lds = RU.pseudo(PseudoUnit::MemLDS);
+  bool TouchesLds = I.uses(Lds) || I.defines(Lds);
   for (const PendingOp &P : S.Ops) {
     // P.Op == I.Op is an earlier loop iteration of the same op.
     if (P.writesAny(Used)) {
+      Out.push_back(&P);
+      continue;
+    }
+    if (TouchesLds && (P.Counters & VM) && P.Defs &&
+        RegUnitInfo::contains(*P.Defs, Lds)) {
       Out.push_back(&P);
       continue;
     }

@@ -104,6 +104,11 @@ public:
     void replace(llvm::ArrayRef<mlir::Operation *> Old,
                  llvm::ArrayRef<mlir::Operation *> New);
 
+    /// Inserts the s_nops that hazards made worse by this transaction need
+    /// (before each consumer that lacks wait states); returns the number of
+    /// wait states added.
+    unsigned insertNopsForHazards();
+
     /// Checks the current state against the baseline.
     Verdict verify();
     /// verify(); keeps the edits and makes them the baseline when legal,
@@ -159,6 +164,10 @@ public:
   DependenceGraph graph(mlir::Block *B, bool Hazards = true);
   /// Violations the baseline already had (tolerated, never added to).
   void baselineProblems(llvm::SmallVectorImpl<std::string> &Out);
+  /// The memory ops that may be in flight at a sync op in the baseline
+  /// (null entries: unknown ops); null when Op is not a sync op.
+  const llvm::SmallVectorImpl<mlir::Operation *> *
+  baselinePendingAt(mlir::Operation *SyncOp) const;
 
 private:
   void rebuildBaseline();

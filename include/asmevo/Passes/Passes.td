@@ -33,4 +33,33 @@ def TestDeleteBeforeBranch : AMDGCNPass<"amdgcn-test-delete-before-branch"> {
   }];
 }
 
+
+//===----------------------------------------------------------------------===//
+// Rewrite passes (issue 5). Every edit goes through asmevo::Legality; see
+// docs/WritingPasses.md.
+//===----------------------------------------------------------------------===//
+
+def WaitcntRelax : AMDGCNPass<"amdgcn-waitcnt-relax"> {
+  let summary = "Recompute the loosest correct s_waitcnt counts and place "
+                "each wait just before the first op that needs it";
+  let description = [{
+    Removes every `s_waitcnt` of a function and puts back, right before
+    each op, the loosest counts that complete the memory operations still
+    in flight whose results the op reads or overwrites (vmcnt in order,
+    SMEM only at lgkmcnt(0), flat at vmcnt(0) lgkmcnt(0)), plus, before
+    fence-like ops (barriers, stores, atomics, messages, calls, returns),
+    every operation the original had completed there. Waits written as raw
+    immediates with bits outside the three counters are kept. s_nops are
+    added where a removed wait provided wait states a hazard needs. The
+    result goes through the legality checks; a refused function is left
+    unchanged.
+  }];
+  let options = [
+    Option<"summary", "summary", "bool", "false",
+           "print what the pass did to stderr">,
+    Option<"verbose", "verbose", "bool", "false",
+           "print every decision to stderr">
+  ];
+}
+
 #endif // ASMEVO_PASSES_TD

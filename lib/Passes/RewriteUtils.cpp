@@ -1,0 +1,90 @@
+//===- RewriteUtils.cpp - Shared helpers of the rewrite passes ------------===//
+
+#include "RewriteUtils.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace asmevo;
+using namespace asmevo::amdgcn;
+
+bool rewrite::isEditable(Operation *Fn, std::string *Why) {
+  auto Fail = [&](const char *W) {
+    if (Why)
+      *Why = W;
+    return false;
+  };
+  if (!isa<KernelOp, FuncOp>(Fn))
+    return Fail("not a kernel or function");
+  if (Fn->hasAttr("not_relocatable"))
+    return Fail("not_relocatable: recovery could not model all of its code");
+  if (Fn->getRegion(0).empty())
+    return Fail("no body");
+  return true;
+}
+
+void rewrite::editableFunctions(CodeObjectOp CO,
+                                SmallVectorImpl<Operation *> &Out) {
+  for (Operation &Fn : CO.getBodyBlock())
+    if (isEditable(&Fn))
+      Out.push_back(&Fn);
+}
+
+std::string rewrite::functionName(Operation *Fn) {
+  if (auto S = dyn_cast<SymbolOpInterface>(Fn))
+    return "@" + S.getName().str();
+  return "<function>";
+}
+
+Operation *rewrite::makeInstFromBytes(OpBuilder &B, llvm::ArrayRef<uint8_t> Bytes,
+                                      int64_t Id) {
+  SmallVector<int32_t, 4> Enc;
+  for (size_t I = 0; I + 3 < Bytes.size(); I += 4)
+    Enc.push_back(int32_t(uint32_t(Bytes[I]) | uint32_t(Bytes[I + 1]) << 8 |
+                          uint32_t(Bytes[I + 2]) << 16 |
+                          uint32_t(Bytes[I + 3]) << 24));
+  return InstOp::create(B, B.getUnknownLoc(), Id, Enc, InstOp::NoPcRel, -1, -1);
+}
+
+Operation *rewrite::makeInst(OpBuilder &B, TargetInfo &TI, llvm::StringRef Text,
+                             std::string &Err, int64_t Id) {
+  llvm::MCInst Inst;
+  SmallVector<uint8_t, 16> Bytes;
+  if (llvm::Error E = TI.assemble(Text, Inst, Bytes)) {
+    Err = "cannot assemble '" + Text.str() + "': " + llvm::toString(std::move(E));
+    return nullptr;
+  }
+  return makeInstFromBytes(B, Bytes, Id);
+}
+
+Operation *rewrite::makeWaitcnt(OpBuilder &B, const unsigned C[NumCounters],
+                                int64_t Id) {
+  return WaitcntOp::create(
+      B, B.getUnknownLoc(), Id,
+      WaitcntOp::encodeCounts(C[unsigned(Counter::VM)],
+                              C[unsigned(Counter::EXP)],
+                              C[unsigned(Counter::LGKM)]));
+}
+
+Operation *rewrite::makeNop(OpBuilder &B, unsigned WaitStates, int64_t Id) {
+  return NopOp::create(B, B.getUnknownLoc(), Id,
+                       int64_t(std::min(16u, std::max(1u, WaitStates)) - 1));
+}
+
+void rewrite::Summary::add(llvm::StringRef What, long N) {
+  for (auto &KV : Counts)
+    if (KV.first == What) {
+      KV.second += N;
+      return;
+    }
+  Counts.push_back({What.str(), N});
+}
+
+void rewrite::Summary::print(llvm::raw_ostream &OS) const {
+  OS << Pass << ": " << FunctionsChanged << " function(s) changed";
+  for (auto &KV : Counts)
+    OS << ", " << KV.first << " " << KV.second;
+  if (Refused)
+    OS << ", " << Refused << " refused";
+  OS << "\n";
+}

@@ -1,0 +1,59 @@
+//===- RewriteUtils.h - Shared helpers of the rewrite passes ----*- C++ -*-===//
+//
+// Small helpers every rewrite pass uses: which functions may be edited,
+// building new instruction ops, and a per-pass summary line. Passes change
+// code only through asmevo::Legality (include/asmevo/Analysis/Legality.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASMEVO_LIB_PASSES_REWRITEUTILS_H
+#define ASMEVO_LIB_PASSES_REWRITEUTILS_H
+
+#include "asmevo/Analysis/Legality.h"
+#include "asmevo/IR/AMDGCN.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace asmevo::rewrite {
+
+/// The kernels and device functions of a code object that passes may edit:
+/// relocatable ones with a body. Why (when non-null) gets the reason for
+/// the others.
+bool isEditable(mlir::Operation *Fn, std::string *Why = nullptr);
+void editableFunctions(amdgcn::CodeObjectOp CO,
+                       llvm::SmallVectorImpl<mlir::Operation *> &Out);
+/// "@name" of a kernel/function.
+std::string functionName(mlir::Operation *Fn);
+
+/// A detached amdgcn.inst assembled from "mnemonic operands"; null with
+/// Err set when the text does not assemble.
+mlir::Operation *makeInst(mlir::OpBuilder &B, TargetInfo &TI,
+                          llvm::StringRef Text, std::string &Err,
+                          int64_t Id = -1);
+/// A detached amdgcn.inst from encoding bytes.
+mlir::Operation *makeInstFromBytes(mlir::OpBuilder &B,
+                                   llvm::ArrayRef<uint8_t> Bytes,
+                                   int64_t Id = -1);
+/// A detached amdgcn.s_waitcnt with these counts.
+mlir::Operation *makeWaitcnt(mlir::OpBuilder &B,
+                             const unsigned Counts[NumCounters],
+                             int64_t Id = -1);
+/// A detached amdgcn.s_nop giving WaitStates (1..16) wait states.
+mlir::Operation *makeNop(mlir::OpBuilder &B, unsigned WaitStates,
+                         int64_t Id = -1);
+
+/// Counters of what a pass did, printed as one line when asked.
+struct Summary {
+  std::string Pass;
+  unsigned FunctionsChanged = 0, Refused = 0;
+  llvm::SmallVector<std::pair<std::string, long>, 4> Counts;
+  void add(llvm::StringRef What, long N);
+  void print(llvm::raw_ostream &OS) const;
+};
+
+} // namespace asmevo::rewrite
+
+#endif // ASMEVO_LIB_PASSES_REWRITEUTILS_H

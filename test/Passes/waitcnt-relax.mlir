@@ -1,0 +1,109 @@
+// amdgcn-waitcnt-relax: loosest counts, placed right before the first op
+// that needs them; fences keep what the original completed.
+// RUN: asmevo-opt %s --pipeline='amdgcn-waitcnt-relax{summary=1}' -o - 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=SUMMARY < %t.err
+
+amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
+  // CHECK-LABEL: amdgcn.kernel @loosen
+  amdgcn.kernel @loosen attributes {descriptor = {}} {
+    // vmcnt(0) is stronger than needed: the first load is complete once one
+    // younger load was issued; the second load's wait moves to its use.
+    // CHECK: global_load_dword "v0, v[4:5], off"
+    // CHECK-NEXT: global_load_dword "v1, v[4:5], off"
+    // CHECK-NEXT: v_mov_b32_e32 "v9, 0"
+    // CHECK-NEXT: amdgcn.s_waitcnt vmcnt(1)
+    // CHECK-NEXT: v_add_u32_e32 "v2, v0, v0"
+    // CHECK-NEXT: amdgcn.s_waitcnt vmcnt(0)
+    // CHECK-NEXT: v_add_u32_e32 "v3, v1, v1"
+    amdgcn.inst [0x0] global_load_dword "v0, v[4:5], off"
+    amdgcn.inst [0x8] global_load_dword "v1, v[4:5], off"
+    amdgcn.s_waitcnt [0x10] vmcnt(0)
+    amdgcn.inst [0x14] v_mov_b32_e32 "v9, 0"
+    amdgcn.inst [0x18] v_add_u32_e32 "v2, v0, v0"
+    amdgcn.inst [0x1c] v_add_u32_e32 "v3, v1, v1"
+    amdgcn.inst [0x20] global_store_dword "v[4:5], v3, off"
+    amdgcn.s_endpgm [0x28]
+  }
+
+  // CHECK-LABEL: amdgcn.kernel @smem_is_out_of_order
+  amdgcn.kernel @smem_is_out_of_order attributes {descriptor = {}} {
+    // The LDS read is complete at lgkmcnt(1) (one younger LDS read); the
+    // scalar load only at lgkmcnt(0), whatever is younger.
+    // CHECK: ds_read_b32 "v2, v1"
+    // CHECK-NEXT: amdgcn.s_waitcnt lgkmcnt(1)
+    // CHECK-NEXT: v_add_u32_e32 "v3, v0, v0"
+    // CHECK-NEXT: amdgcn.s_waitcnt lgkmcnt(0)
+    // CHECK-NEXT: s_add_u32 "s1, s0, 1"
+    amdgcn.inst [0x0] s_load_dword "s0, s[2:3], 0x0"
+    amdgcn.inst [0x8] ds_read_b32 "v0, v1"
+    amdgcn.inst [0x10] ds_read_b32 "v2, v1"
+    amdgcn.s_waitcnt [0x18] lgkmcnt(0)
+    amdgcn.inst [0x1c] v_add_u32_e32 "v3, v0, v0"
+    amdgcn.inst [0x20] s_add_u32 "s1, s0, 1"
+    amdgcn.inst [0x24] v_add_u32_e32 "v4, v2, v3"
+    amdgcn.s_endpgm [0x28]
+  }
+
+  // CHECK-LABEL: amdgcn.kernel @fence_is_kept
+  amdgcn.kernel @fence_is_kept attributes {descriptor = {}} {
+    // No register needs the store or the load complete, but the barrier
+    // publishes memory to the workgroup: the original completed them there,
+    // so must the result (the wait keeps its place and id).
+    // CHECK: amdgcn.s_waitcnt [0x10] vmcnt(0) lgkmcnt(0)
+    // CHECK-NEXT: amdgcn.s_barrier
+    amdgcn.inst [0x0] ds_write_b32 "v1, v0"
+    amdgcn.inst [0x8] global_load_dword "v2, v[4:5], off"
+    amdgcn.s_waitcnt [0x10] vmcnt(0) lgkmcnt(0)
+    amdgcn.s_barrier [0x14]
+    amdgcn.s_endpgm [0x18]
+  }
+
+  // CHECK-LABEL: amdgcn.kernel @raw_immediate_is_kept
+  amdgcn.kernel @raw_immediate_is_kept attributes {descriptor = {}} {
+    // The raw wait (bits outside the counters) stays; it already waits for
+    // vmcnt(0), so the next wait is redundant.
+    // CHECK: amdgcn.s_waitcnt [0x8] raw(0x3070)
+    // CHECK-NEXT: v_add_u32_e32 "v3, v2, v2"
+    amdgcn.inst [0x0] global_load_dword "v2, v[4:5], off"
+    amdgcn.s_waitcnt [0x8] raw(0x3070)
+    amdgcn.s_waitcnt [0xc] vmcnt(0)
+    amdgcn.inst [0x10] v_add_u32_e32 "v3, v2, v2"
+    amdgcn.s_endpgm [0x14]
+  }
+
+  // CHECK-LABEL: amdgcn.kernel @across_blocks
+  amdgcn.kernel @across_blocks attributes {descriptor = {}} {
+    // The wait moves into the block that uses the value; the other path
+    // does not wait at all.
+    // CHECK: global_load_dword "v0, v[4:5], off"
+    // CHECK-NEXT: amdgcn.cbranch [0x8] s_cbranch_scc1
+    // CHECK: ^bb1:
+    // CHECK-NEXT: amdgcn.s_waitcnt vmcnt(0)
+    // CHECK-NEXT: v_add_u32_e32 "v1, v0, v0"
+    // CHECK: ^bb2:
+    // CHECK-NOT: s_waitcnt
+    // CHECK: amdgcn.s_endpgm
+    amdgcn.inst [0x0] global_load_dword "v0, v[4:5], off"
+    amdgcn.s_waitcnt [0x4] vmcnt(0)
+    amdgcn.cbranch [0x8] s_cbranch_scc1 ^bb2, ^bb1
+  ^bb1:
+    amdgcn.inst [0xc] v_add_u32_e32 "v1, v0, v0"
+    amdgcn.inst [0x10] global_store_dword "v[4:5], v1, off"
+    amdgcn.fallthrough ^bb2
+  ^bb2:
+    amdgcn.s_endpgm [0x18]
+  }
+
+  // CHECK-LABEL: amdgcn.func @device_function
+  amdgcn.func @device_function {
+    // A device function starts with unknown memory ops in flight: the entry
+    // wait stays.
+    // CHECK: amdgcn.s_waitcnt [0x0] vmcnt(0) expcnt(0) lgkmcnt(0)
+    // CHECK-NEXT: v_add_u32_e32 "v0, v1, v0"
+    amdgcn.s_waitcnt [0x0] vmcnt(0) expcnt(0) lgkmcnt(0)
+    amdgcn.inst [0x4] v_add_u32_e32 "v0, v1, v0"
+    amdgcn.indirect [0x8] s_setpc_b64 "s[30:31]"
+  }
+}
+
+// SUMMARY: amdgcn-waitcnt-relax: 4 function(s) changed
