@@ -130,11 +130,28 @@ void Legality::baselineProblems(SmallVectorImpl<std::string> &Out) {
   for (auto &KV : BaseHazards)
     for (const HazardPair &P : KV.second)
       Out.push_back(P.message(*Cache));
+  const RegUnitInfo &RU = Cache->units();
   for (auto &KV : BaseUnwaited)
-    for (Operation *P : KV.second)
-      Out.push_back("unwaited: " + Cache->describe(KV.first) +
-                    " touches the result of " +
+    for (Operation *P : KV.second) {
+      // Only LDS memory (written by LDS DMA), not a register: compiled
+      // code relies on alias information we do not have.
+      bool RegisterHit = !P;
+      if (P) {
+        const InstInfo &U = Cache->get(KV.first);
+        UnitList Touched;
+        for (uint16_t X : U.Uses)
+          if (!RU.isPseudo(X))
+            RegUnitInfo::addUnit(Touched, X);
+        for (uint16_t X : U.Defs)
+          if (!RU.isPseudo(X))
+            RegUnitInfo::addUnit(Touched, X);
+        RegisterHit = RegUnitInfo::intersects(Cache->get(P).Defs, Touched);
+      }
+      Out.push_back(std::string(RegisterHit ? "unwaited: "
+                                            : "unwaited (LDS memory): ") +
+                    Cache->describe(KV.first) + " touches the result of " +
                     (P ? Cache->describe(P) : std::string("an unknown op")));
+    }
 }
 
 //===----------------------------------------------------------------------===//

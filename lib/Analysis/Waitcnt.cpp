@@ -204,7 +204,8 @@ void WaitcntAnalysis::touching(const PendingState &S, const InstInfo &I,
   // LDS written by a vector memory op (LDS DMA, flat stores) is read by
   // LDS ops only after the write completed: the LDS pseudo unit counts.
   unsigned Lds = RU.pseudo(PseudoUnit::MemLDS);
-  bool TouchesLds = I.uses(Lds) || I.defines(Lds);
+  // (Two vector memory ops write LDS in order, like VGPRs.)
+  bool TouchesLds = I.uses(Lds) || (I.defines(Lds) && !(I.Counters & VM));
   for (const PendingOp &P : S.Ops) {
     // P.Op == I.Op is an earlier loop iteration of the same op.
     if (P.writesAny(Used)) {
