@@ -179,9 +179,12 @@ static int wideStoreDataOperand(const HazardContext &Ctx, const InstInfo &P) {
   return Data;
 }
 
-/// Does P write its destination partially (SDWA dst_sel, VOP3 op_sel dst)?
+/// Does P write its destination shifted (SDWA dst_sel, the DST_OP_SEL bit
+/// of src0_modifiers)? Like LLVM, for VOP3P that bit is op_sel_hi of src0,
+/// set by default: a packed op (v_pk_*, v_dot*) followed by a VALU reading
+/// its result gets one wait state, as LLVM 22 emits for gfx942.
 static bool writesPartialDst(const HazardContext &Ctx, const InstInfo &P) {
-  if (!P.D)
+  if (!P.D || P.isMAI())
     return false;
   std::string Text = Ctx.Cache.target().print(P.D->Inst);
   StringRef T(Text);
@@ -189,6 +192,8 @@ static bool writesPartialDst(const HazardContext &Ctx, const InstInfo &P) {
     size_t At = T.find("dst_sel:");
     return At != StringRef::npos && !T.substr(At).starts_with("dst_sel:DWORD");
   }
+  if (P.has(InstFlag::VOP3P))
+    return !T.contains("op_sel_hi:[0");
   size_t At = T.find("op_sel:[");
   if (At == StringRef::npos)
     return false;
@@ -302,6 +307,38 @@ static int mfmaResultOverwrite(const HazardContext &Ctx, const InstInfo &P,
       return PX ? int(P.Passes) + 3 : int(P.Passes) + 2;
     });
   return byPasses90A(P.Passes, 5, 11, 19);
+}
+
+/// Soft clauses (XNACK replay): the run of consecutive ops of one class
+/// right before C (in its block) plus C must not write a register any of
+/// them reads, and a store cannot join a clause that writes registers.
+/// Only the op right before C is checked as producer; the clause is
+/// gathered from there.
+static int softClause(const HazardContext &Ctx, const InstInfo &P,
+                      const InstInfo &C, UnitList &U,
+                      bool (*InClass)(const InstInfo &)) {
+  if (!InClass(P) || P.Op->getNextNode() != C.Op)
+    return 0;
+  UnitList ClauseDefs, ClauseUses;
+  for (Operation *X = P.Op; X; X = X->getPrevNode()) {
+    const InstInfo &I = Ctx.Cache.get(X);
+    if (!InClass(I))
+      break;
+    for (uint16_t Y : defs(Ctx, I, RegFilter::Any, false))
+      RegUnitInfo::addUnit(ClauseDefs, Y);
+    for (uint16_t Y : uses(Ctx, I, RegFilter::Any, false))
+      RegUnitInfo::addUnit(ClauseUses, Y);
+  }
+  if (ClauseDefs.empty())
+    return 0;
+  if (C.MemWrite)
+    return 1;
+  for (uint16_t Y : defs(Ctx, C, RegFilter::Any, false))
+    RegUnitInfo::addUnit(ClauseDefs, Y);
+  for (uint16_t Y : uses(Ctx, C, RegFilter::Any, false))
+    RegUnitInfo::addUnit(ClauseUses, Y);
+  RegUnitInfo::intersect(ClauseDefs, ClauseUses, U);
+  return U.empty() ? 0 : 1;
 }
 
 static bool isLegacyVALU(const InstInfo &I) {
@@ -489,7 +526,9 @@ static const HazardRule Rules[] = {
          return 0;
        return writesPartialDst(Ctx, P) ? 1 : 0;
      },
-     "LLVM checkVALUHazards (hasDstSelForwardingHazard, gfx940) (1)"},
+     "CDNA3 ISA table 'VALU op with OPSEL/SDWA changing the result's bit "
+     "position -> VALU consumes the result' (1); LLVM checkVALUHazards "
+     "(hasDstSelForwardingHazard, gfx940; for VOP3P the src0 op_sel_hi bit)"},
 
     {"valu-sgpr-valu", "VALU writes SGPR/VCC -> VALU reads that SGPR/VCC",
      Only942, [](const HazardContext &, const InstInfo &C) {
@@ -737,21 +776,11 @@ static const HazardRule Rules[] = {
      },
      [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
         UnitList &U) {
-       if (!P.isSMEM() || !Ctx.OnlySMEMBetween)
-         return 0;
-       if (C.MemWrite)
-         return 1;
-       UnitList D = defs(Ctx, P, RegFilter::Any, false);
-       for (uint16_t X : defs(Ctx, C, RegFilter::Any, false))
-         RegUnitInfo::addUnit(D, X);
-       UnitList R = uses(Ctx, P, RegFilter::Any, false);
-       for (uint16_t X : uses(Ctx, C, RegFilter::Any, false))
-         RegUnitInfo::addUnit(R, X);
-       RegUnitInfo::intersect(D, R, U);
-       return U.empty() ? 0 : 1;
+       return softClause(Ctx, P, C, U,
+                         [](const InstInfo &I) { return I.isSMEM(); });
      },
-     "LLVM checkSoftClauseHazards (only with xnack enabled) (1: break the "
-     "clause)"},
+     "LLVM checkSoftClauseHazards (only with xnack enabled or 'any') (1: "
+     "break the clause)"},
 
     {"vmem-soft-clause",
      "VMEM soft clause (xnack): a clause must not write what it reads", All9,
@@ -760,21 +789,11 @@ static const HazardRule Rules[] = {
      },
      [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
         UnitList &U) {
-       if (!P.isVMEMOrFLAT() || !Ctx.OnlyVMEMBetween)
-         return 0;
-       if (C.MemWrite)
-         return 1;
-       UnitList D = defs(Ctx, P, RegFilter::Any, false);
-       for (uint16_t X : defs(Ctx, C, RegFilter::Any, false))
-         RegUnitInfo::addUnit(D, X);
-       UnitList R = uses(Ctx, P, RegFilter::Any, false);
-       for (uint16_t X : uses(Ctx, C, RegFilter::Any, false))
-         RegUnitInfo::addUnit(R, X);
-       RegUnitInfo::intersect(D, R, U);
-       return U.empty() ? 0 : 1;
+       return softClause(Ctx, P, C, U,
+                         [](const InstInfo &I) { return I.isVMEMOrFLAT(); });
      },
-     "LLVM checkSoftClauseHazards (only with xnack enabled) (1: break the "
-     "clause)"},
+     "LLVM checkSoftClauseHazards (only with xnack enabled or 'any') (1: "
+     "break the clause)"},
 };
 
 ArrayRef<HazardRule> asmevo::hazardRules() { return Rules; }

@@ -51,7 +51,9 @@ InstInfoCache::InstInfoCache(TargetInfo &TI)
     HT = HazardTarget::GFX942;
   else
     HT = HazardTarget::GFX9;
-  Xnack = TI.features().contains("+xnack");
+  // XNACK "any" (unspecified in the target id) may be on at run time, as
+  // LLVM assumes: only an explicit xnack- turns the soft-clause rules off.
+  Xnack = !TI.features().contains("-xnack");
 }
 
 const InstInfo &InstInfoCache::get(Operation *Op) {

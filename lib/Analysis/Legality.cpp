@@ -421,11 +421,42 @@ Verdict Legality::verify(Transaction &T) {
   return Verdict::ok();
 }
 
+/// Kernels with preloaded kernel arguments (gfx940+) start with a
+/// 256-byte prologue for firmware without preloading; firmware with
+/// preloading enters at +256. That layout must not change.
+static int64_t frozenPrologueBytes(Operation *Fn) {
+  auto K = dyn_cast<KernelOp>(Fn);
+  if (!K)
+    return 0;
+  auto Len = K.getDescriptor().getAs<IntegerAttr>("kernarg_preload_spec_length");
+  return Len && Len.getInt() > 0 ? 256 : 0;
+}
+
 Verdict Legality::checkStructure(Transaction &T) {
   if (Fn->hasAttr("not_relocatable"))
     return Verdict::fail(Verdict::Kind::Structure,
                          "the function is not_relocatable (code recovery "
                          "could not model); it is only copied");
+  if (int64_t Frozen = frozenPrologueBytes(Fn)) {
+    int64_t Start = cast<KernelOp>(Fn).getAddr();
+    for (Block *B : T.Touched) {
+      auto It = BaseOrder.find(B);
+      if (It == BaseOrder.end())
+        continue;
+      for (Operation *Op : It->second) {
+        int64_t Id = getInstId(Op);
+        if (Id < 0)
+          continue;
+        if (Start >= 0 && Id - Start < Frozen)
+          return Verdict::fail(
+              Verdict::Kind::Structure,
+              "the kernel preloads kernel arguments: its first 256 bytes "
+              "(the prologue for firmware without preloading) keep their "
+              "layout");
+        break;
+      }
+    }
+  }
   for (Block *B : T.Touched) {
     if (B->empty() || !Cache->get(&B->back()).IsTerminator)
       return Verdict::fail(Verdict::Kind::Structure,
@@ -485,7 +516,11 @@ Verdict Legality::checkLiveValues(Transaction &T) {
   for (const Transaction::Entry &E : T.Log) {
     if (E.K == Transaction::Entry::Insert && E.Op->getBlock())
       NewOps.insert(E.Op);
-    if (E.K != Transaction::Entry::Move)
+    if (E.K == Transaction::Entry::Move)
+      continue;
+    // Ops without results or effects (s_nop, s_waitcnt) need no liveness.
+    const InstInfo &I = Cache->get(E.Op);
+    if (!I.Defs.empty() || I.SideEffect || I.MemWrite)
       Any = true;
   }
   if (!Any)

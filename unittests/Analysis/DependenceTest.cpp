@@ -178,12 +178,12 @@ TEST(Dependence, MemorySpacesThatDoNotAlias) {
     amdgcn.s_waitcnt vmcnt(0) lgkmcnt(0)
     amdgcn.s_endpgm)", 0x8, 0x0),
             "legal");
-  // Scratch and global too.
+  // Scratch and global too (xnack off: no soft-clause rule).
   EXPECT_EQ(moveUp(R"(
     amdgcn.inst [0x0] scratch_store_dword "off, v0, s0"
     amdgcn.inst [0x8] global_load_dword "v3, v[4:5], off"
     amdgcn.s_waitcnt vmcnt(0)
-    amdgcn.s_endpgm)", 0x8, 0x0),
+    amdgcn.s_endpgm)", 0x8, 0x0, "gfx942:xnack-"),
             "legal");
 }
 

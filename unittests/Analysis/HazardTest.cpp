@@ -114,9 +114,9 @@ const HazardCase Cases[] = {
     {"valu-dgemm-vmem", "gfx90a", "v_mov_b32_e32 v2, 0",
      "v_mfma_f64_4x4x4f64 v[10:11], v[12:13], v[14:15], v[10:11]",
      "global_store_dword v[0:1], v2, off", 2, 1},
-    {"smem-soft-clause", "gfx942:xnack+", "s_load_dwordx2 s[0:1], s[0:1], 0x0",
+    {"smem-soft-clause", "gfx942", "s_load_dwordx2 s[0:1], s[0:1], 0x0",
      "", "s_load_dword s2, s[4:5], 0x0", 1, 0},
-    {"vmem-soft-clause", "gfx942:xnack+", "global_load_dword v0, v[0:1], off",
+    {"vmem-soft-clause", "gfx942", "global_load_dword v0, v[0:1], off",
      "", "global_load_dword v1, v[2:3], off", 1, 0},
 };
 

@@ -62,4 +62,62 @@ def WaitcntRelax : AMDGCNPass<"amdgcn-waitcnt-relax"> {
   ];
 }
 
+def HazardNops : AMDGCNPass<"amdgcn-hazard"> {
+  let summary = "Insert the s_nops that the hazard table requires";
+  let description = [{
+    For every op, in order, the producers within the lookback of the
+    hazard table (include/asmevo/Analysis/Hazards.h: gfx9, gfx90a and
+    gfx942 rows) that are closer than their required wait states get an
+    `s_nop` (up to 16 wait states each) right before the consumer. Fixes
+    violations already present in the input too.
+  }];
+  let options = [
+    Option<"summary", "summary", "bool", "false",
+           "print what the pass did to stderr">,
+    Option<"verbose", "verbose", "bool", "false",
+           "print every decision to stderr">
+  ];
+}
+
+def NopTrim : AMDGCNPass<"amdgcn-nop-trim"> {
+  let summary = "Remove wait states beyond what hazards require";
+  let description = [{
+    Shrinks or deletes each `s_nop` as far as the hazard table allows
+    (every producer/consumer pair across it keeps its required wait
+    states on every path). Each change goes through the legality checks.
+    `s_nop`s in blocks that nothing branches to are alignment padding
+    (before loop headers, the kernarg preload prologue) and are kept
+    unless `keep-alignment=false`.
+  }];
+  let options = [
+    Option<"keepAlignment", "keep-alignment", "bool", "true",
+           "keep s_nops in unreachable blocks (alignment padding)">,
+    Option<"summary", "summary", "bool", "false",
+           "print what the pass did to stderr">,
+    Option<"verbose", "verbose", "bool", "false",
+           "print every decision to stderr">
+  ];
+}
+
+def DeadCode : AMDGCNPass<"amdgcn-dce"> {
+  let summary = "Remove instructions without side effects whose results are "
+                "never read";
+  let description = [{
+    An instruction without side effects, memory writes or branches whose
+    register results are dead (conservative liveness: a vector write under
+    a partial EXEC leaves the inactive lanes' old value live; at a kernel's
+    s_endpgm nothing is live; at returns and calls everything is) is
+    erased, repeatedly until nothing changes. Loads with dead results are
+    erased too (the wait counts that counted them are re-verified).
+  }];
+  let options = [
+    Option<"summary", "summary", "bool", "false",
+           "print what the pass did to stderr">,
+    Option<"verbose", "verbose", "bool", "false",
+           "print every decision to stderr">,
+    Option<"loads", "loads", "bool", "true",
+           "also erase loads whose results are dead">
+  ];
+}
+
 #endif // ASMEVO_PASSES_TD

@@ -1,0 +1,70 @@
+// amdgcn-hazard: s_nops where the hazard table requires wait states.
+// RUN: asmevo-opt %s --pipeline='amdgcn-hazard{summary=1}' -o - 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=SUMMARY < %t.err
+
+amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
+  // CHECK-LABEL: amdgcn.kernel @valu_sgpr_vmem
+  amdgcn.kernel @valu_sgpr_vmem attributes {descriptor = {}} {
+    // VALU writes s4, VMEM reads s[4:5]: 5 wait states, one is there.
+    // CHECK: v_readfirstlane_b32 "s4, v1"
+    // CHECK-NEXT: v_mov_b32_e32 "v3, 0"
+    // CHECK-NEXT: amdgcn.s_nop 3
+    // CHECK-NEXT: global_load_dword "v0, v2, s[4:5]"
+    amdgcn.inst [0x0] v_readfirstlane_b32 "s4, v1"
+    amdgcn.inst [0x4] v_mov_b32_e32 "v3, 0"
+    amdgcn.inst [0x8] global_load_dword "v0, v2, s[4:5]"
+    amdgcn.s_waitcnt [0x10] vmcnt(0)
+    amdgcn.s_endpgm [0x14]
+  }
+
+  // CHECK-LABEL: amdgcn.kernel @mfma_result_read
+  amdgcn.kernel @mfma_result_read attributes {descriptor = {}} {
+    // An 8-pass XDL MFMA result read by a VALU: passes + 3 = 11; more than
+    // one s_nop can give (16), so one s_nop 10.
+    // CHECK: v_mfma_f32_32x32x8_f16
+    // CHECK-NEXT: amdgcn.s_nop 10
+    // CHECK-NEXT: v_accvgpr_read_b32 "v0, a3"
+    amdgcn.inst [0x0] v_mfma_f32_32x32x8_f16 "a[0:15], v[0:1], v[2:3], a[0:15]"
+    amdgcn.inst [0x8] v_accvgpr_read_b32 "v0, a3"
+    amdgcn.s_endpgm [0xc]
+  }
+
+  // CHECK-LABEL: amdgcn.kernel @across_blocks
+  amdgcn.kernel @across_blocks attributes {descriptor = {}} {
+    // The producer is in the predecessor: the path has s_branch (1), the
+    // rule needs 4.
+    // CHECK: ^bb1:
+    // CHECK-NEXT: amdgcn.s_nop 2
+    // CHECK-NEXT: v_div_fmas_f32
+    amdgcn.inst [0x0] v_cmp_eq_u32_e32 "vcc, v0, v1"
+    amdgcn.s_branch [0x4] ^bb1
+  ^bb1:
+    amdgcn.inst [0x8] v_div_fmas_f32 "v0, v1, v2, v3"
+    amdgcn.s_endpgm [0x10]
+  }
+
+  // CHECK-LABEL: amdgcn.kernel @satisfied
+  amdgcn.kernel @satisfied attributes {descriptor = {}} {
+    // Enough independent instructions already: nothing to add.
+    // CHECK: v_readfirstlane_b32 "s4, v1"
+    // CHECK-NEXT: amdgcn.s_nop [0x4] 4
+    // CHECK-NEXT: global_load_dword
+    amdgcn.inst [0x0] v_readfirstlane_b32 "s4, v1"
+    amdgcn.s_nop [0x4] 4
+    amdgcn.inst [0x8] global_load_dword "v0, v2, s[4:5]"
+    amdgcn.s_waitcnt [0x10] vmcnt(0)
+    amdgcn.s_endpgm [0x14]
+  }
+
+  // A function recovery could not model is left alone.
+  // CHECK-LABEL: amdgcn.func @opaque
+  // CHECK: v_cmpx_eq_u32_e32
+  // CHECK-NEXT: v_mov_b32_dpp
+  amdgcn.func @opaque attributes {not_relocatable = "test"} {
+    amdgcn.inst [0x0] v_cmpx_eq_u32_e32 "v0, v1"
+    amdgcn.inst [0x4] v_mov_b32_dpp "v1, v2 row_shr:1 row_mask:0xf bank_mask:0xf"
+    amdgcn.indirect [0xc] s_setpc_b64 "s[30:31]"
+  }
+}
+
+// SUMMARY: amdgcn-hazard: 3 function(s) changed, hazards fixed 3, wait states added 18
