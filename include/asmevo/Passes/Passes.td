@@ -120,4 +120,26 @@ def DeadCode : AMDGCNPass<"amdgcn-dce"> {
   ];
 }
 
+def ApplyEdits : AMDGCNPass<"amdgcn-apply-edits"> {
+  let summary = "Apply a JSON edit script through the legality checks";
+  let description = [{
+    The door for external proposers (a search agent, a person): a JSON
+    script of delete / move / insert / replace edits addressed by stable
+    instruction ids (original addresses), new code written as AMDGPU
+    assembly or in the dialect's syntax. Every edit goes through
+    asmevo::Legality; refused edits are reported with the reason. The
+    format is documented in docs/WritingPasses.md ("Edit scripts").
+  }];
+  let options = [
+    Option<"edits", "edits", "std::string", "\"\"",
+           "path of the JSON edit script">,
+    Option<"report", "report", "std::string", "\"\"",
+           "write a JSON report (one verdict per edit) to this path">,
+    Option<"allowRefusals", "allow-refusals", "bool", "false",
+           "do not fail the pass when the legality checks refuse an edit">,
+    Option<"summary", "summary", "bool", "false",
+           "print what the pass did to stderr">
+  ];
+}
+
 #endif // ASMEVO_PASSES_TD
