@@ -1,0 +1,125 @@
+//===- Executor.h - Run one dispatch, get the memory after it ----*- C++ -*-===//
+//
+// An executor runs one dispatch — code object bytes, kernel name, launch,
+// kernarg bytes and a memory image of regions at virtual addresses — and
+// returns every region after it. The CPU emulator is the default; the HIP
+// executor runs the same on a real AMD GPU in a child process.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASMEVO_VERIFY_EXECUTOR_H
+#define ASMEVO_VERIFY_EXECUTOR_H
+
+#include "asmevo/Emu/Emulator.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace asmevo {
+namespace verify {
+
+/// A region of the dispatch's global memory image.
+struct MemRegion {
+  enum Kind : uint8_t {
+    Buffer,  // data the kernel may read or write (compared after the run)
+    Guard,   // no access allowed (Perms 0): a touch faults
+    Segment, // a code object segment, mapped by the executor (returned only)
+  };
+  uint64_t Base = 0;
+  uint64_t Size = 0;
+  uint8_t Perms = emu::PermRW;
+  Kind K = Buffer;
+  int Arg = -1; // explicit argument index of the buffer, -1 if none
+  std::string Name;
+  std::vector<uint8_t> Data; // Size bytes (Guard: empty)
+};
+
+/// One dispatch.
+struct DispatchImage {
+  llvm::ArrayRef<uint8_t> CodeObject; // the code object's bytes
+  std::string Kernel;
+  emu::Dispatch Launch; // grid, workgroup, dynamic LDS, kernarg bytes
+  std::vector<MemRegion> Regions;
+};
+
+/// What approximate opcodes did in a run: per work-item lane, the keys
+/// (operation + operand bits) in execution order.
+struct ApproxLog {
+  std::map<std::array<uint64_t, 3>, std::vector<uint64_t>> Lanes;
+  uint64_t Total = 0;
+  /// True when both runs evaluated the same approximate operations on the
+  /// same operand bits per lane (as multisets: order within a lane may
+  /// differ). On false, Why says where they first differ.
+  static bool sameQuestions(const ApproxLog &A, const ApproxLog &B,
+                            std::string &Why);
+};
+
+struct ExecOptions {
+  unsigned Threads = 1;          // emulator threads (1: deterministic order)
+  uint64_t Budget = 1ull << 24;  // wave-instructions per wave
+  bool LogApprox = true;         // record ApproxLog (emulator)
+  /// Non-zero: perturb every approximate result (lowest bit of the lane's
+  /// result flips by a hash of Salt and the operation's key), i.e. run under
+  /// another admissible implementation of the approximate functions.
+  uint64_t ApproxSalt = 0;
+  double TimeoutSeconds = 120; // child-process executors
+  bool Profile = false;         // ExecResult::Profile (emulator)
+};
+
+struct ExecResult {
+  emu::ErrorKind Kind = emu::ErrorKind::None;
+  std::string Message;
+  /// The image's regions after the run, in the image's order, followed by
+  /// the executor's writable code object segments (K = Segment).
+  std::vector<MemRegion> Regions;
+  std::map<std::string, uint64_t> ApproximateOps;
+  ApproxLog Approx;
+  uint64_t WaveInstructions = 0;
+  double Seconds = 0;
+  /// Executed wave-instructions per code offset (ExecOptions::Profile).
+  std::map<uint64_t, uint64_t> Profile;
+  bool ok() const { return Kind == emu::ErrorKind::None; }
+};
+
+class Executor {
+public:
+  virtual ~Executor();
+  virtual llvm::StringRef name() const = 0;
+  /// Runs the dispatch. An llvm::Error means the executor could not run it
+  /// at all (bad code object, no device, conflicting addresses); a kernel
+  /// failure is an ExecResult with Kind != None.
+  virtual llvm::Expected<ExecResult> run(const DispatchImage &Image,
+                                         const ExecOptions &Opts) = 0;
+};
+
+/// The CPU emulator (lib/Emu). Keeps the last few code objects parsed.
+std::unique_ptr<Executor> createEmulatorExecutor();
+
+/// A real GPU through the HIP runtime (dlopen'ed libamdhip64), one child
+/// process per dispatch with a timeout. Runtime is the library to load
+/// (default: "libamdhip64.so", then "libamdhip64.so.6", ".so.5").
+struct HipExecutorOptions {
+  std::string Runtime;
+  int Device = 0;
+};
+std::unique_ptr<Executor> createHipExecutor(const HipExecutorOptions &Opts);
+
+/// Probes the HIP runtime in a child process: Ok with a description of the
+/// device, or an error that says what is missing (no library, no device).
+llvm::Expected<std::string> probeHip(const HipExecutorOptions &Opts);
+
+/// "0x7f0000001000".
+std::string hexAddr(uint64_t A);
+
+} // namespace verify
+} // namespace asmevo
+
+#endif // ASMEVO_VERIFY_EXECUTOR_H

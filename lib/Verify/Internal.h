@@ -1,0 +1,51 @@
+//===- Internal.h - Shared pieces of lib/Verify ------------------*- C++ -*-===//
+
+#ifndef ASMEVO_LIB_VERIFY_INTERNAL_H
+#define ASMEVO_LIB_VERIFY_INTERNAL_H
+
+#include "asmevo/Verify/Oracle.h"
+
+#include <cstdint>
+#include <cstring>
+
+namespace asmevo {
+namespace verify {
+
+inline uint64_t mix64(uint64_t X) {
+  X += 0x9e3779b97f4a7c15ull;
+  X = (X ^ (X >> 30)) * 0xbf58476d1ce4e5b9ull;
+  X = (X ^ (X >> 27)) * 0x94d049bb133111ebull;
+  return X ^ (X >> 31);
+}
+
+/// Data patterns of synthesized buffers and scalars.
+enum class Pattern : uint8_t {
+  Floats32, // f32 values in [-4, 4) with 1/8 edge values
+  SmallInts, // i32 in [0, 64) with 1/8 edge integers
+  Bits,     // uniform random bits (NaNs with payloads, denormals, ...)
+  Floats64, // f64 values in [-4, 4) with 1/8 edge values
+  Halves,   // f16 values in [-4, 4) with 1/8 edge values
+};
+constexpr unsigned NumPatterns = 5;
+const char *patternName(Pattern P);
+
+/// Deterministic contents: the 8-byte word at signed word index W of stream
+/// (Seed, Stream) under pattern P.
+uint64_t fillWord(Pattern P, uint64_t Seed, uint64_t Stream, int64_t W);
+/// Bytes [Off, Off+N) (relative, signed) of that stream.
+void fillBytes(Pattern P, uint64_t Seed, uint64_t Stream, int64_t Off,
+               uint8_t *Out, size_t N);
+
+/// Tier-1 address layout: pointer argument I's arena and pointer.
+constexpr uint64_t ArenaStart = 0x100000000000ull;
+constexpr uint64_t ArenaSpan = 0x1000000000ull; // 64 GiB
+constexpr uint64_t ArenaPointerOffset = 0x800000000ull; // 32 GiB in
+inline uint64_t arenaBase(unsigned I) { return ArenaStart + I * ArenaSpan; }
+inline uint64_t arenaPointer(unsigned I) {
+  return arenaBase(I) + ArenaPointerOffset;
+}
+
+} // namespace verify
+} // namespace asmevo
+
+#endif

@@ -1,0 +1,632 @@
+//===- Oracle.cpp - Reference runs of K0 and the verdict for K1 -----------===//
+
+#include "Internal.h"
+
+#include "asmevo/CodeObject/CodeObject.h"
+#include "asmevo/Verify/Capture.h"
+#include "asmevo/Verify/Spec.h"
+
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <set>
+
+using namespace llvm;
+
+namespace asmevo {
+namespace verify {
+
+//===----------------------------------------------------------------------===//
+// Resource facts
+//===----------------------------------------------------------------------===//
+
+std::vector<std::string> checkCompatibility(const KernelInfo &K0,
+                                            const KernelInfo &K1) {
+  std::vector<std::string> P;
+  if (!K0.Meta || !K1.Meta) {
+    if (!K1.Meta && K0.Meta)
+      P.push_back("K1's kernel has no metadata");
+    return P;
+  }
+  const KernelMetadata &M0 = *K0.Meta, &M1 = *K1.Meta;
+  std::vector<const KernelArgMetadata *> E0, E1;
+  std::map<uint64_t, const KernelArgMetadata *> H0;
+  for (const KernelArgMetadata &A : M0.Args)
+    if (A.isHidden())
+      H0[A.Offset] = &A;
+    else
+      E0.push_back(&A);
+  for (const KernelArgMetadata &A : M1.Args)
+    if (!A.isHidden())
+      E1.push_back(&A);
+  if (E0.size() != E1.size())
+    P.push_back(formatv("K1 has {0} explicit arguments, K0 {1}", E1.size(),
+                        E0.size()));
+  for (size_t I = 0; I < E0.size() && I < E1.size(); ++I) {
+    const KernelArgMetadata &A = *E0[I], &B = *E1[I];
+    if (A.Offset != B.Offset || A.Size != B.Size || A.ValueKind != B.ValueKind ||
+        A.AddressSpace != B.AddressSpace)
+      P.push_back(formatv("explicit argument {0}: K0 {1} {2}@{3} ({4}), K1 "
+                          "{5} {6}@{7} ({8})",
+                          I, A.ValueKind, A.Size, A.Offset, A.AddressSpace,
+                          B.ValueKind, B.Size, B.Offset, B.AddressSpace));
+  }
+  for (const KernelArgMetadata &B : M1.Args) {
+    if (!B.isHidden())
+      continue;
+    auto It = H0.find(B.Offset);
+    if (It == H0.end() || It->second->ValueKind != B.ValueKind ||
+        It->second->Size != B.Size)
+      P.push_back(formatv("K1 uses hidden argument {0} ({1} bytes at offset "
+                          "{2}), which K0's kernarg layout does not provide "
+                          "there",
+                          B.ValueKind, B.Size, B.Offset));
+  }
+  if (M1.KernargSegmentSize > M0.KernargSegmentSize)
+    P.push_back(formatv("K1's kernarg segment is {0} bytes, K0's {1}",
+                        M1.KernargSegmentSize, M0.KernargSegmentSize));
+  if (K1.KD.GroupSegmentFixedSize > K0.KD.GroupSegmentFixedSize ||
+      M1.GroupSegmentFixedSize > M0.GroupSegmentFixedSize)
+    P.push_back(formatv("K1 needs {0} bytes of static LDS, K0 {1}: launches "
+                        "valid for K0 could fail",
+                        std::max<uint64_t>(K1.KD.GroupSegmentFixedSize,
+                                           M1.GroupSegmentFixedSize),
+                        K0.KD.GroupSegmentFixedSize));
+  uint32_t F0 = M0.MaxFlatWorkgroupSize ? M0.MaxFlatWorkgroupSize : 1024;
+  uint32_t F1 = M1.MaxFlatWorkgroupSize ? M1.MaxFlatWorkgroupSize : 1024;
+  if (F1 < F0)
+    P.push_back(formatv("K1's max_flat_workgroup_size {0} < K0's {1}", F1, F0));
+  if (M1.ReqdWorkgroupSize && M1.ReqdWorkgroupSize != M0.ReqdWorkgroupSize)
+    P.push_back("K1 requires a workgroup size K0 does not");
+  if (M1.WavefrontSize != M0.WavefrontSize)
+    P.push_back(formatv("wavefront size {0} vs {1}", M1.WavefrontSize,
+                        M0.WavefrontSize));
+  if (M1.UniformWorkGroupSize && !M0.UniformWorkGroupSize)
+    P.push_back("K1 requires uniform workgroup sizes, K0 does not");
+  if (K1.KD.enableWavefrontSize32() != K0.KD.enableWavefrontSize32())
+    P.push_back("descriptor wave32 bit differs");
+  return P;
+}
+
+//===----------------------------------------------------------------------===//
+// Reference
+//===----------------------------------------------------------------------===//
+
+struct Reference::Impl {
+  OracleOptions Opts;
+  std::vector<uint8_t> K0Bytes;
+  std::unique_ptr<CodeObject> K0;
+  const KernelInfo *Kernel = nullptr;
+  std::unique_ptr<Executor> OwnExec;
+  Executor *Exec = nullptr;
+  std::vector<TestInput> Inputs;
+  std::vector<ExecResult> R0, R0Salted; // per input
+  std::vector<std::string> Notes;
+  std::optional<Evidence> Undecidable;
+  std::map<uint64_t, uint64_t> Coverage;
+
+  ExecOptions execOptions(uint64_t Salt, uint64_t Budget, bool Profile) const {
+    ExecOptions E;
+    E.Threads = 1;
+    E.Budget = Budget;
+    E.ApproxSalt = Salt;
+    E.LogApprox = true;
+    E.Profile = Profile;
+    return E;
+  }
+};
+
+Reference::Reference() : P(std::make_unique<Impl>()) {}
+Reference::~Reference() = default;
+ArrayRef<TestInput> Reference::inputs() const { return P->Inputs; }
+ArrayRef<std::string> Reference::notes() const { return P->Notes; }
+const std::optional<Evidence> &Reference::undecidable() const {
+  return P->Undecidable;
+}
+const std::map<uint64_t, uint64_t> &Reference::coverage() const {
+  return P->Coverage;
+}
+
+static bool collidesWithEmulator(uint64_t Lo, uint64_t Hi) {
+  // Code object, kernarg segment, dispatch packet and queue (run-spec.md),
+  // and the LDS/private apertures.
+  auto overlaps = [&](uint64_t A, uint64_t B) { return Lo < B && A < Hi; };
+  return overlaps(emu::Emulator::CodeLoadBase,
+                  emu::Emulator::CodeLoadBase + (1ull << 32)) ||
+         overlaps(emu::Emulator::KernargBase,
+                  emu::Emulator::KernargBase + (1ull << 24)) ||
+         overlaps(emu::Emulator::SharedApertureBase,
+                  emu::Emulator::PrivateApertureBase + (1ull << 32));
+}
+
+static Expected<TestInput> specInput(const KernelInfo &K, StringRef Path,
+                                     uint64_t Guard) {
+  auto S = loadSpec(Path, K);
+  if (!S)
+    return S.takeError();
+  TestInput In;
+  In.From = TestInput::Spec;
+  In.Name = "spec " + Path.str();
+  In.Image.Kernel = K.Name;
+  In.Image.Launch = S->Launch;
+  for (SpecBuffer &B : S->Buffers) {
+    uint64_t Addr = specBufferAddress(B.ArgIndex);
+    std::memcpy(In.Image.Launch.Kernarg.data() + B.KernargOffset, &Addr, 8);
+    MemRegion G1, R, G2;
+    G1.Base = Addr - Guard;
+    G1.Size = Guard;
+    G1.K = MemRegion::Guard;
+    G1.Perms = 0;
+    G1.Arg = int(B.ArgIndex);
+    G1.Name = formatv("arg{0} guard before", B.ArgIndex).str();
+    R.Base = Addr;
+    R.Size = B.Data.size();
+    R.Perms = B.ReadOnly ? emu::PermRead : emu::PermRW;
+    R.Arg = int(B.ArgIndex);
+    R.Name = formatv("arg{0}", B.ArgIndex).str();
+    R.Data = std::move(B.Data);
+    G2 = G1;
+    G2.Base = Addr + std::max<uint64_t>(R.Size, 1);
+    G2.Name = formatv("arg{0} guard after", B.ArgIndex).str();
+    In.Image.Regions.push_back(std::move(G1));
+    In.Image.Regions.push_back(std::move(R));
+    In.Image.Regions.push_back(std::move(G2));
+    Footprint F;
+    F.Arg = B.ArgIndex;
+    F.Pointer = Addr;
+    In.Footprints.push_back(F);
+  }
+  return In;
+}
+
+static Expected<TestInput> captureInput(const CodeObject &K0Obj,
+                                        ArrayRef<uint8_t> K0Bytes,
+                                        StringRef Kernel, StringRef Path) {
+  auto C = readCapture(Path);
+  if (!C)
+    return C.takeError();
+  std::string Hash = sha256Hex(K0Bytes);
+  if (C->CodeObjectSha256 != Hash)
+    return createStringError(
+        (Path + ": wrong code object: the capture was recorded with code "
+                "object sha256 " +
+         C->CodeObjectSha256 + ", K0 has " + Hash)
+            .str());
+  if (C->Kernel != Kernel)
+    return createStringError((Path + ": the capture is a dispatch of kernel '" +
+                              C->Kernel + "', not '" + Kernel + "'")
+                                 .str());
+  const KernelInfo *K = K0Obj.kernel(Kernel);
+  if (!K)
+    return createStringError(
+        (Path + ": K0 has no kernel '" + C->Kernel + "'").str());
+  TestInput In;
+  In.From = TestInput::Capture;
+  In.Name = "capture " + Path.str();
+  In.Image.Kernel = C->Kernel;
+  In.Image.Launch.Workgroups = C->Workgroups;
+  In.Image.Launch.WorkgroupSize = C->WorkgroupSize;
+  In.Image.Launch.DynamicLds = C->DynamicLds;
+  In.Image.Launch.Kernarg = C->Kernarg;
+  In.Image.Launch.FillHidden = true;
+  // Which explicit pointer argument points into which region.
+  std::vector<std::pair<unsigned, uint64_t>> Ptrs;
+  if (K->Meta) {
+    unsigned E = 0;
+    for (const KernelArgMetadata &A : K->Meta->Args) {
+      if (A.isHidden())
+        continue;
+      unsigned I = E++;
+      if (A.ValueKind == "global_buffer" && A.Offset + 8 <= C->Kernarg.size()) {
+        uint64_t V;
+        std::memcpy(&V, C->Kernarg.data() + A.Offset, 8);
+        Ptrs.push_back({I, V});
+      }
+    }
+  }
+  for (const CaptureRegion &CR : C->Regions) {
+    if (collidesWithEmulator(CR.Address, CR.Address + CR.Size))
+      return createStringError(
+          formatv("{0}: region {1} at {2:x} collides with the emulator's fixed "
+                  "addresses (code object, kernarg, apertures): cannot replay",
+                  Path, CR.Name, CR.Address)
+              .str());
+    MemRegion R;
+    R.Base = CR.Address;
+    R.Size = CR.Size;
+    R.Perms = (CR.Readable ? emu::PermRead : 0) | (CR.Writable ? emu::PermWrite : 0);
+    R.Name = CR.Name.empty() ? formatv("region {0:x}", CR.Address).str() : CR.Name;
+    R.Data = CR.Before;
+    for (auto [I, V] : Ptrs)
+      if (V >= CR.Address && V - CR.Address < std::max<uint64_t>(CR.Size, 1)) {
+        R.Arg = int(I);
+        R.Name += formatv(" (arg{0})", I).str();
+        Footprint F;
+        F.Arg = I;
+        F.Pointer = V;
+        In.Footprints.push_back(F);
+        break;
+      }
+    In.Image.Regions.push_back(std::move(R));
+    In.RecordedAfter.push_back(CR.HasAfter ? CR.After : std::vector<uint8_t>());
+  }
+  return In;
+}
+
+Expected<std::unique_ptr<Reference>>
+Reference::create(ArrayRef<uint8_t> K0Bytes, StringRef Kernel,
+                  const OracleOptions &Opts) {
+  std::unique_ptr<Reference> Ref(new Reference());
+  Impl &I = *Ref->P;
+  I.Opts = Opts;
+  I.K0Bytes.assign(K0Bytes.begin(), K0Bytes.end());
+  auto CO = CodeObject::parse(
+      MemoryBuffer::getMemBuffer(
+          StringRef(reinterpret_cast<const char *>(I.K0Bytes.data()),
+                    I.K0Bytes.size()),
+          "K0", false),
+      "K0");
+  if (!CO)
+    return CO.takeError();
+  I.K0 = std::move(*CO);
+  I.Kernel = I.K0->kernel(Kernel);
+  if (!I.Kernel)
+    return createStringError(("K0 has no kernel '" + Kernel + "'").str());
+  if (Opts.Exec) {
+    I.Exec = Opts.Exec;
+  } else {
+    I.OwnExec = createEmulatorExecutor();
+    I.Exec = I.OwnExec.get();
+  }
+
+  for (const std::string &S : Opts.Specs) {
+    auto In = specInput(*I.Kernel, S, Opts.Tier1.GuardBytes);
+    if (!In)
+      return In.takeError();
+    I.Inputs.push_back(std::move(*In));
+  }
+  for (const std::string &C : Opts.Captures) {
+    auto In = captureInput(*I.K0, I.K0Bytes, Kernel, C);
+    if (!In)
+      return In.takeError();
+    I.Inputs.push_back(std::move(*In));
+  }
+  if (Opts.Synthesize) {
+    auto Syn = synthesizeInputs(*I.K0, *I.Kernel, Opts.Tier1, I.Notes);
+    if (!Syn) {
+      std::string Msg = toString(Syn.takeError());
+      if (I.Inputs.empty()) {
+        I.Undecidable = Evidence{"", "tier 1: " + Msg, ""};
+        return Ref;
+      }
+      I.Notes.push_back("tier 1: " + Msg);
+    } else {
+      for (TestInput &T : *Syn)
+        I.Inputs.push_back(std::move(T));
+    }
+  }
+  if (I.Inputs.empty()) {
+    I.Undecidable = Evidence{"", "no input to run", ""};
+    return Ref;
+  }
+
+  // K0 on every input.
+  std::vector<TestInput> Kept;
+  for (TestInput &In : I.Inputs) {
+    In.Image.CodeObject = I.K0Bytes;
+    auto R = I.Exec->run(In.Image, I.execOptions(0, Opts.Budget, true));
+    if (!R) {
+      if (In.From == TestInput::Synthesized) {
+        I.Notes.push_back("dropped " + In.Name + ": " + toString(R.takeError()));
+        continue;
+      }
+      I.Undecidable = Evidence{In.Name, "K0 cannot be run: " + toString(R.takeError()), ""};
+      return Ref;
+    }
+    if (!R->ok()) {
+      bool Hard = R->Kind == emu::ErrorKind::Unsupported ||
+                  R->Kind == emu::ErrorKind::Approximate;
+      if (In.From == TestInput::Synthesized && !Hard) {
+        I.Notes.push_back("dropped " + In.Name + ": K0 " + R->Message);
+        continue;
+      }
+      I.Undecidable =
+          Evidence{In.Name,
+                   std::string(Hard ? "the executor cannot run K0: "
+                                    : "K0 itself fails on this input: ") +
+                       R->Message,
+                   ""};
+      return Ref;
+    }
+    for (auto &[PC, N] : R->Profile)
+      I.Coverage[PC] += N;
+    R->Profile.clear();
+    if (In.From == TestInput::Capture) {
+      // Replaying K0 must reproduce the recorded after-state.
+      size_t J = 0;
+      for (const MemRegion &Reg : R->Regions) {
+        if (J >= In.RecordedAfter.size())
+          break;
+        const std::vector<uint8_t> &Rec = In.RecordedAfter[J++];
+        if (Rec.empty() && Reg.Size)
+          continue; // not recorded
+        if (Rec != Reg.Data) {
+          size_t Off = 0;
+          while (Off < Rec.size() && Off < Reg.Data.size() && Rec[Off] == Reg.Data[Off])
+            ++Off;
+          I.Undecidable = Evidence{
+              In.Name,
+              formatv("emulator infidelity: replaying K0 does not reproduce "
+                      "the recorded after-state of {0} (first difference at "
+                      "byte {1}, address {2:x}: recorded 0x{3:x-2}, replayed "
+                      "0x{4:x-2})",
+                      Reg.Name, Off, Reg.Base + Off,
+                      Off < Rec.size() ? Rec[Off] : 0,
+                      Off < Reg.Data.size() ? Reg.Data[Off] : 0)
+                  .str(),
+              "this is not a failure of the candidate: the executor does not "
+              "model the dispatch faithfully (or the capture is not "
+              "deterministic)"};
+          return Ref;
+        }
+      }
+    }
+    ExecResult Salted;
+    if (R->Approx.Total) {
+      auto S = I.Exec->run(In.Image, I.execOptions(Opts.PerturbSalt, Opts.Budget, false));
+      if (!S || !S->ok()) {
+        std::string M = S ? S->Message : toString(S.takeError());
+        I.Notes.push_back("dropped " + In.Name +
+                          ": K0 fails under perturbed approximate ops: " + M);
+        if (In.From != TestInput::Synthesized) {
+          I.Undecidable = Evidence{In.Name, "K0 fails under perturbed approximate ops: " + M, ""};
+          return Ref;
+        }
+        continue;
+      }
+      Salted = std::move(*S);
+    }
+    I.R0.push_back(std::move(*R));
+    I.R0Salted.push_back(std::move(Salted));
+    Kept.push_back(std::move(In));
+  }
+  I.Inputs = std::move(Kept);
+  if (I.Inputs.empty())
+    I.Undecidable = Evidence{"", "K0 fails on every input", ""};
+  std::set<std::string> Approx;
+  for (const ExecResult &R : I.R0)
+    for (auto &[N, C] : R.ApproximateOps)
+      Approx.insert(N);
+  if (!Approx.empty()) {
+    std::string S = "K0 executes approximate opcodes:";
+    for (const std::string &N : Approx)
+      S += " " + N;
+    I.Notes.push_back(S);
+  }
+  return Ref;
+}
+
+/// Writable code-object segments: compare whole segments when both objects
+/// lay them out alike, else the objects (STT_OBJECT symbols) in them by name.
+static std::optional<Evidence>
+compareSegments(const TestInput &In, const CodeObject &C0, const CodeObject &C1,
+                ArrayRef<MemRegion> S0, ArrayRef<MemRegion> S1) {
+  bool Same = S0.size() == S1.size();
+  for (size_t I = 0; Same && I < S0.size(); ++I)
+    Same = S0[I].Base == S1[I].Base && S0[I].Size == S1[I].Size;
+  TestInput Dummy;
+  Dummy.Name = In.Name;
+  if (Same)
+    return compareResults(Dummy, S0, S1, {});
+  auto objects = [](const CodeObject &C, ArrayRef<MemRegion> Segs) {
+    std::map<std::string, std::vector<uint8_t>> M;
+    for (const ElfSymbol &S : C.symbols()) {
+      if (S.Type != ELF::STT_OBJECT || !S.Size)
+        continue;
+      uint64_t A = emu::Emulator::CodeLoadBase + S.Value;
+      for (const MemRegion &R : Segs)
+        if (A >= R.Base && A + S.Size <= R.Base + R.Data.size())
+          M[S.Name].assign(R.Data.begin() + (A - R.Base),
+                           R.Data.begin() + (A - R.Base) + S.Size);
+    }
+    return M;
+  };
+  auto O0 = objects(C0, S0), O1 = objects(C1, S1);
+  for (auto &[Name, D0] : O0) {
+    auto It = O1.find(Name);
+    Evidence E;
+    E.Input = In.Name;
+    if (It == O1.end()) {
+      E.Summary = "global '" + Name + "' is writable in K0 but missing in K1";
+      return E;
+    }
+    if (It->second != D0) {
+      size_t Off = 0;
+      while (Off < D0.size() && Off < It->second.size() && D0[Off] == It->second[Off])
+        ++Off;
+      E.Summary = formatv("global '{0}' differs after the dispatch at byte {1}",
+                          Name, Off);
+      return E;
+    }
+  }
+  return std::nullopt;
+}
+
+VerdictResult Reference::check(ArrayRef<uint8_t> K1Bytes) {
+  Impl &I = *P;
+  VerdictResult VR;
+  if (I.Undecidable) {
+    VR.V = Verdict::CannotDecide;
+    VR.Why = *I.Undecidable;
+    return VR;
+  }
+  auto CO = CodeObject::parse(
+      MemoryBuffer::getMemBuffer(
+          StringRef(reinterpret_cast<const char *>(K1Bytes.data()), K1Bytes.size()),
+          "K1", false),
+      "K1");
+  if (!CO) {
+    VR.V = Verdict::NotEquivalent;
+    VR.Why.Summary = "K1 is not a valid code object: " + toString(CO.takeError());
+    return VR;
+  }
+  const KernelInfo *K1 = (*CO)->kernel(I.Kernel->Name);
+  if (!K1) {
+    VR.V = Verdict::NotEquivalent;
+    VR.Why.Summary = "K1 has no kernel '" + I.Kernel->Name + "'";
+    return VR;
+  }
+  if ((*CO)->cpu() != I.K0->cpu()) {
+    VR.V = Verdict::NotEquivalent;
+    VR.Why.Summary = ("K1 targets " + (*CO)->cpu() + ", K0 " + I.K0->cpu()).str();
+    return VR;
+  }
+  auto Problems = checkCompatibility(*I.Kernel, *K1);
+  if (!Problems.empty()) {
+    VR.V = Verdict::NotEquivalent;
+    VR.Why.Summary = "resource facts incompatible with K0: " + Problems[0];
+    for (const std::string &S : Problems)
+      VR.Why.Detail += "  " + S + "\n";
+    return VR;
+  }
+
+  std::optional<Evidence> Undecided;
+  bool Tolerant = !I.Opts.Tolerances.empty();
+  for (size_t J = 0; J < I.Inputs.size(); ++J) {
+    TestInput &In = I.Inputs[J];
+    ++VR.InputsRun;
+    In.Image.CodeObject = K1Bytes;
+    // K1 may run longer than K0, but not without bound: a runaway candidate
+    // fails fast.
+    uint64_t K1Budget = std::min<uint64_t>(
+        2 * I.Opts.Budget, 4 * I.R0[J].WaveInstructions + 65536);
+    auto runK1 = [&](uint64_t Salt) -> std::optional<ExecResult> {
+      auto R = I.Exec->run(In.Image, I.execOptions(Salt, K1Budget, false));
+      if (!R) {
+        VR.V = Verdict::NotEquivalent;
+        VR.Why = Evidence{In.Name, "K1 cannot be run: " + toString(R.takeError()), ""};
+        return std::nullopt;
+      }
+      return std::move(*R);
+    };
+    auto failure = [&](const ExecResult &R, StringRef Under) -> bool {
+      if (R.ok())
+        return false;
+      std::string Where;
+      StringRef M = R.Message;
+      // Name the buffer behind a faulting address.
+      for (size_t P = M.find("address "); P != StringRef::npos;
+           P = M.find("address ", P + 1)) {
+        uint64_t A;
+        StringRef H = M.substr(P + 8).take_while(llvm::isHexDigit);
+        if (!H.getAsInteger(16, A)) {
+          std::string D = describeAddress(In, A);
+          if (!D.empty())
+            Where = "\n  address: " + D;
+          break;
+        }
+      }
+      bool Undec = R.Kind == emu::ErrorKind::Unsupported ||
+                   R.Kind == emu::ErrorKind::Approximate;
+      Evidence E{In.Name,
+                 (Undec ? "the executor cannot run K1: " : "K1 fails: ") +
+                     std::string(emu::errorKindName(R.Kind)) + Under.str(),
+                 "  input:   " + In.Name + "\n  " + R.Message + Where};
+      if (Undec) {
+        if (!Undecided)
+          Undecided = E;
+        return true;
+      }
+      VR.V = Verdict::NotEquivalent;
+      VR.Why = E;
+      return true;
+    };
+    auto differs = [&](const ExecResult &R0, const ExecResult &R1,
+                       StringRef Under) -> bool {
+      // Approximate operations: the same questions, or no decision.
+      if ((R0.Approx.Total || R1.Approx.Total) && !Tolerant && I.Opts.Strict) {
+        std::string Why;
+        if (!ApproxLog::sameQuestions(R0.Approx, R1.Approx, Why)) {
+          if (!Undecided)
+            Undecided = Evidence{
+                In.Name,
+                "approximate opcodes evaluated on different operands" +
+                    Under.str() + " (strict mode)",
+                "  input:   " + In.Name + "\n  " + Why +
+                    "\n  the hardware's results of these opcodes are not "
+                    "specified bit for bit, so the emulator cannot tell "
+                    "whether K1's differ; give --tolerance to compare within "
+                    "a bound"};
+          return true;
+        }
+      }
+      size_t N0 = 0, N1 = 0;
+      while (N0 < R0.Regions.size() && R0.Regions[N0].K != MemRegion::Segment)
+        ++N0;
+      while (N1 < R1.Regions.size() && R1.Regions[N1].K != MemRegion::Segment)
+        ++N1;
+      auto E = compareResults(In, ArrayRef(R0.Regions).take_front(N0),
+                              ArrayRef(R1.Regions).take_front(N1),
+                              I.Opts.Tolerances);
+      if (!E)
+        E = compareSegments(In, *I.K0, **CO, ArrayRef(R0.Regions).drop_front(N0),
+                            ArrayRef(R1.Regions).drop_front(N1));
+      if (!E)
+        return false;
+      VR.V = Verdict::NotEquivalent;
+      VR.Why = *E;
+      VR.Why.Summary += Under.str();
+      return true;
+    };
+
+    auto R1 = runK1(0);
+    if (!R1)
+      return VR;
+    if (failure(*R1, "")) {
+      if (VR.V == Verdict::NotEquivalent)
+        return VR;
+      continue;
+    }
+    if (differs(I.R0[J], *R1, "")) {
+      if (VR.V == Verdict::NotEquivalent)
+        return VR;
+      continue;
+    }
+    if (I.R0[J].Approx.Total || R1->Approx.Total) {
+      if (!I.R0[J].Approx.Total) {
+        // K1 evaluates approximate ops K0 never does: sameQuestions failed
+        // above unless tolerant; nothing more to compare.
+        continue;
+      }
+      auto R1s = runK1(I.Opts.PerturbSalt);
+      if (!R1s)
+        return VR;
+      if (failure(*R1s, " under perturbed approximate opcodes")) {
+        if (VR.V == Verdict::NotEquivalent)
+          return VR;
+        continue;
+      }
+      if (differs(I.R0Salted[J], *R1s, " under perturbed approximate opcodes")) {
+        if (VR.V == Verdict::NotEquivalent)
+          return VR;
+        continue;
+      }
+    }
+  }
+  if (Undecided) {
+    VR.V = Verdict::CannotDecide;
+    VR.Why = *Undecided;
+    return VR;
+  }
+  VR.V = Verdict::Equivalent;
+  VR.Why.Summary = formatv("{0} inputs, every byte of every region identical{1}",
+                           VR.InputsRun,
+                           Tolerant ? " (within the given tolerances)" : "");
+  return VR;
+}
+
+} // namespace verify
+} // namespace asmevo

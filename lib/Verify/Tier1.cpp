@@ -1,0 +1,774 @@
+//===- Tier1.cpp - Inputs synthesized from the kernarg metadata -----------===//
+//
+// Argument model: explicit arguments from K0's metadata — global buffers
+// (pointers), by-value scalars (split into 1/2/4/8-byte slots), dynamic LDS
+// pointers; hidden arguments are filled by the executor as the runtime
+// would. Launch shapes come from the descriptor (which work-item and
+// workgroup ids the kernel reads) and the metadata (.reqd_workgroup_size,
+// .max_flat_workgroup_size).
+//
+// Footprints: every pointer gets its own 64 GiB arena; K0 runs with memory
+// mapped on demand (64 KiB chunks filled from the input's deterministic
+// stream) through the emulator's Memory::Observer hook, which also logs
+// every byte read and written. The final image maps exactly what K0 touched
+// (clusters rounded out to dwords) with guard regions around each cluster:
+// any access by K1 outside K0's footprint faults.
+//
+// Scalars: each slot is probed once with a "wild" value (1.5 in float
+// bits); a slot whose wild value makes K0 fail, grow its footprint or run
+// much longer is a control value (count, size) and gets counts derived from
+// the launch; the others get data values (floats, edge values, integers).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include "asmevo/CodeObject/CodeObject.h"
+#include "asmevo/Emu/Emulator.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <mutex>
+
+using namespace llvm;
+
+namespace asmevo {
+namespace verify {
+
+//===----------------------------------------------------------------------===//
+// Deterministic data
+//===----------------------------------------------------------------------===//
+
+const char *patternName(Pattern P) {
+  switch (P) {
+  case Pattern::Floats32: return "f32 values";
+  case Pattern::SmallInts: return "small integers";
+  case Pattern::Bits: return "random bits";
+  case Pattern::Floats64: return "f64 values";
+  case Pattern::Halves: return "f16 values";
+  }
+  return "?";
+}
+
+static const uint32_t EdgeF32[] = {
+    0x00000000, 0x80000000, 0x00000001, 0x007fffff, 0x80000001, 0x80400000,
+    0x7f800000, 0xff800000, 0x7fc12345, 0x7f812345, 0xffc00001, 0x7f7fffff,
+    0xff7fffff, 0x00800000, 0x3f800000, 0xbf800000};
+static const uint64_t EdgeF64[] = {
+    0x0000000000000000ull, 0x8000000000000000ull, 0x0000000000000001ull,
+    0x000fffffffffffffull, 0x7ff0000000000000ull, 0xfff0000000000000ull,
+    0x7ff8000000012345ull, 0x7ff0000000012345ull, 0x7fefffffffffffffull,
+    0x0010000000000000ull, 0x3ff0000000000000ull, 0xbff0000000000000ull};
+static const uint16_t EdgeF16[] = {0x0000, 0x8000, 0x0001, 0x03ff, 0x7c00,
+                                   0xfc00, 0x7e12, 0x7d12, 0x7bff, 0x0400,
+                                   0x3c00, 0xbc00};
+static const int32_t EdgeI32[] = {0,   -1,     1,     0x7fffffff, INT32_MIN,
+                                  255, 65535, 128,   -128,       3};
+
+static uint32_t f32Value(uint64_t H) {
+  if ((H & 7) == 0)
+    return EdgeF32[(H >> 3) % std::size(EdgeF32)];
+  float F = float(int64_t(H >> 11) % (1 << 22)) / float(1 << 20); // [-4,4)
+  uint32_t U;
+  std::memcpy(&U, &F, 4);
+  return U;
+}
+
+uint64_t fillWord(Pattern P, uint64_t Seed, uint64_t Stream, int64_t W) {
+  uint64_t H = mix64(Seed * 0x100000001b3ull ^ mix64(Stream) ^
+                     mix64(uint64_t(W) + 0x51ed270b));
+  switch (P) {
+  case Pattern::Bits:
+    return H;
+  case Pattern::Floats32:
+    return uint64_t(f32Value(H)) | uint64_t(f32Value(mix64(H))) << 32;
+  case Pattern::SmallInts: {
+    auto one = [](uint64_t X) -> uint32_t {
+      if ((X & 7) == 0)
+        return uint32_t(EdgeI32[(X >> 3) % std::size(EdgeI32)]);
+      return uint32_t((X >> 8) % 64);
+    };
+    return uint64_t(one(H)) | uint64_t(one(mix64(H))) << 32;
+  }
+  case Pattern::Floats64: {
+    if ((H & 7) == 0)
+      return EdgeF64[(H >> 3) % std::size(EdgeF64)];
+    double D = double(int64_t(H >> 11) % (int64_t(1) << 40)) /
+               double(int64_t(1) << 38);
+    uint64_t U;
+    std::memcpy(&U, &D, 8);
+    return U;
+  }
+  case Pattern::Halves: {
+    uint64_t R = 0;
+    for (unsigned K = 0; K < 4; ++K) {
+      uint64_t X = mix64(H + K);
+      uint16_t V;
+      if ((X & 7) == 0)
+        V = EdgeF16[(X >> 3) % std::size(EdgeF16)];
+      else // sign, exponent 13..16 (0.0625..4), random mantissa
+        V = uint16_t((X >> 8 & 0x8000) | ((11 + (X >> 20) % 6) << 10) |
+                     (X >> 30 & 0x3ff));
+      R |= uint64_t(V) << (16 * K);
+    }
+    return R;
+  }
+  }
+  return H;
+}
+
+void fillBytes(Pattern P, uint64_t Seed, uint64_t Stream, int64_t Off,
+               uint8_t *Out, size_t N) {
+  size_t Done = 0;
+  while (Done < N) {
+    int64_t O = Off + int64_t(Done);
+    int64_t W = O >= 0 ? O / 8 : -((-O + 7) / 8);
+    unsigned In = unsigned(O - W * 8);
+    uint64_t V = fillWord(P, Seed, Stream, W);
+    size_t Take = std::min<size_t>(8 - In, N - Done);
+    std::memcpy(Out + Done, reinterpret_cast<uint8_t *>(&V) + In, Take);
+    Done += Take;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Argument model and launch shapes
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct PtrArg {
+  unsigned Arg;    // explicit index
+  uint64_t Offset; // kernarg offset
+};
+struct ScalarSlot {
+  unsigned Arg;
+  uint64_t Offset;
+  unsigned Size;
+  bool Control = true;
+};
+struct LdsArg {
+  unsigned Arg;
+  uint64_t Offset;
+  uint64_t Align;
+};
+struct ArgModel {
+  std::vector<PtrArg> Ptrs;
+  std::vector<ScalarSlot> Slots;
+  std::vector<LdsArg> Lds;
+  bool DynLds = false;
+};
+
+Expected<ArgModel> argModel(const KernelInfo &K) {
+  ArgModel M;
+  unsigned Explicit = 0;
+  for (const KernelArgMetadata &A : K.Meta->Args) {
+    if (A.ValueKind == "hidden_dynamic_lds_size")
+      M.DynLds = true;
+    if (A.isHidden())
+      continue;
+    unsigned I = Explicit++;
+    if (A.ValueKind == "global_buffer") {
+      if (A.Size != 8)
+        return createStringError(
+            formatv("argument {0} is a {1}-byte global_buffer", I, A.Size).str());
+      M.Ptrs.push_back({I, A.Offset});
+    } else if (A.ValueKind == "dynamic_shared_pointer") {
+      if (A.Size != 4)
+        return createStringError(
+            formatv("argument {0} is a {1}-byte LDS pointer", I, A.Size).str());
+      M.Lds.push_back({I, A.Offset, std::max<uint64_t>(A.PointeeAlign, 4)});
+      M.DynLds = true;
+    } else if (A.ValueKind == "by_value") {
+      uint64_t Off = A.Offset, End = A.Offset + A.Size;
+      if (A.Size == 1 || A.Size == 2 || A.Size == 4 || A.Size == 8) {
+        M.Slots.push_back({I, Off, unsigned(A.Size)});
+        continue;
+      }
+      for (; Off + 4 <= End; Off += 4)
+        M.Slots.push_back({I, Off, 4});
+      for (; Off < End; ++Off)
+        M.Slots.push_back({I, Off, 1});
+    } else {
+      return createStringError(formatv("argument {0} has value kind '{1}', "
+                                       "which tier 1 cannot synthesize",
+                                       I, A.ValueKind)
+                                   .str());
+    }
+  }
+  return M;
+}
+
+struct Shape {
+  std::array<uint32_t, 3> Grid{1, 1, 1}, Block{64, 1, 1};
+  std::string str() const {
+    return formatv("grid {0}x{1}x{2}, block {3}x{4}x{5}", Grid[0], Grid[1],
+                   Grid[2], Block[0], Block[1], Block[2])
+        .str();
+  }
+};
+
+std::vector<Shape> launchShapes(const KernelInfo &K, unsigned Max) {
+  const KernelMetadata &M = *K.Meta;
+  uint32_t MaxFlat = M.MaxFlatWorkgroupSize ? M.MaxFlatWorkgroupSize : 1024;
+  MaxFlat = std::min<uint32_t>(MaxFlat, 1024);
+  uint32_t GY = K.KD.enableSgprWorkgroupId(1) ? 2 : 1;
+  uint32_t GZ = K.KD.enableSgprWorkgroupId(2) ? 2 : 1;
+  unsigned TidDims = K.KD.enableVgprWorkitemId();
+  std::vector<Shape> S;
+  auto fit = [&](std::array<uint32_t, 3> B) {
+    while (uint64_t(B[0]) * B[1] * B[2] > MaxFlat) {
+      if (B[2] > 1)
+        B[2] = (B[2] + 1) / 2;
+      else if (B[1] > 1)
+        B[1] = (B[1] + 1) / 2;
+      else
+        B[0] = std::max<uint32_t>(1, MaxFlat);
+    }
+    return B;
+  };
+  std::array<uint32_t, 3> B1, B2, B3;
+  if (M.ReqdWorkgroupSize) {
+    B1 = B2 = B3 = *M.ReqdWorkgroupSize;
+  } else if (TidDims == 0) {
+    B1 = fit({64, 1, 1});
+    B2 = fit({256, 1, 1});
+    B3 = fit({MaxFlat >= 100 ? 100u : std::max(1u, MaxFlat - 1), 1, 1});
+  } else {
+    uint32_t Z = TidDims >= 2 ? 2 : 1;
+    B1 = fit({8, 8, 1});
+    B2 = fit({16, 8, Z});
+    B3 = fit({13, 5, TidDims >= 2 ? 3u : 1u});
+  }
+  S.push_back({{1, 1, 1}, B1});
+  S.push_back({{3, GY, GZ}, B2});
+  S.push_back({{2, GY > 1 ? 3u : 1u, 1}, B3});
+  S.push_back({{9, GY, 1}, B1});
+  if (S.size() > Max)
+    S.resize(std::max(1u, Max));
+  return S;
+}
+
+//===----------------------------------------------------------------------===//
+// Discovery: K0 with memory mapped on demand
+//===----------------------------------------------------------------------===//
+
+struct ArenaFill {
+  unsigned Arg;
+  uint64_t Base, Pointer;
+  Pattern P;
+  uint64_t Seed, Stream;
+};
+
+constexpr uint64_t Chunk = 64 * 1024;
+
+class Discovery : public emu::Memory::Observer {
+public:
+  Discovery(ArrayRef<ArenaFill> Arenas, uint64_t Max)
+      : Arenas(Arenas), Max(Max) {}
+
+  struct Bits {
+    std::vector<uint64_t> R = std::vector<uint64_t>(Chunk / 64),
+                          W = std::vector<uint64_t>(Chunk / 64);
+  };
+  std::map<uint64_t, Bits> Chunks; // by chunk address
+  uint64_t Mapped = 0;
+  bool Overflow = false;
+  std::vector<std::pair<uint64_t, uint64_t>> Want; // ranges to pre-map
+  std::mutex Mu;
+
+  const ArenaFill *arenaOf(uint64_t Addr) const {
+    for (const ArenaFill &A : Arenas)
+      if (Addr >= A.Base && Addr - A.Base < ArenaSpan)
+        return &A;
+    return nullptr;
+  }
+
+  Expected<emu::Region *> mapFilled(emu::Memory &M, const ArenaFill &A,
+                                    uint64_t Lo, uint64_t Hi) {
+    auto R = M.map(Lo, Hi - Lo, emu::PermRW,
+                   formatv("arg{0} chunk", A.Arg).str());
+    if (!R)
+      return R.takeError();
+    fillBytes(A.P, A.Seed, A.Stream, int64_t(Lo - A.Pointer),
+              (*R)->Data.data(), Hi - Lo);
+    Mapped += Hi - Lo;
+    return *R;
+  }
+
+  emu::Region *access(emu::Memory &M, uint64_t Addr, uint64_t Len,
+                      bool Write) override {
+    std::lock_guard<std::mutex> L(Mu);
+    const ArenaFill *A = arenaOf(Addr);
+    if (!A || Addr + Len - A->Base > ArenaSpan)
+      return M.find(Addr, Len);
+    emu::Region *R = M.find(Addr, Len);
+    if (!R) {
+      uint64_t Lo = Addr / Chunk * Chunk, Hi = (Addr + Len + Chunk - 1) / Chunk * Chunk;
+      Lo = std::max(Lo, A->Base);
+      Hi = std::min(Hi, A->Base + ArenaSpan);
+      // Clip against mapped neighbours; an access that straddles one is
+      // mapped as one region on the next attempt.
+      for (const auto &Reg : M.regions()) {
+        uint64_t B = Reg->Base, E = Reg->Base + Reg->Size;
+        if (E <= Lo || B >= Hi)
+          continue;
+        if (E <= Addr)
+          Lo = std::max(Lo, E);
+        else if (B >= Addr + Len)
+          Hi = std::min(Hi, B);
+        else {
+          Want.push_back({Addr, Addr + Len});
+          return nullptr;
+        }
+      }
+      if (Mapped + (Hi - Lo) > Max) {
+        Overflow = true;
+        return nullptr;
+      }
+      auto NR = mapFilled(M, *A, Lo, Hi);
+      if (!NR) {
+        consumeError(NR.takeError());
+        return nullptr;
+      }
+      R = *NR;
+    }
+    for (uint64_t B = Addr; B < Addr + Len; ++B) {
+      Bits &Bt = Chunks[B / Chunk * Chunk];
+      uint64_t O = B % Chunk;
+      (Write ? Bt.W : Bt.R)[O / 64] |= 1ull << (O % 64);
+    }
+    return R;
+  }
+  uint32_t approx(uint64_t, unsigned, unsigned, uint64_t) override { return 0; }
+
+private:
+  ArrayRef<ArenaFill> Arenas;
+  uint64_t Max;
+};
+
+struct DiscoveryResult {
+  emu::RunResult RR;
+  bool Overflow = false;
+  uint64_t Bytes = 0; // mapped on demand
+  std::vector<Footprint> FP;
+  std::map<uint64_t, uint64_t> Profile;
+};
+
+std::vector<std::pair<int64_t, int64_t>>
+intervals(const std::map<uint64_t, Discovery::Bits> &Chunks, uint64_t Base,
+          uint64_t Pointer, bool Write, bool Both) {
+  std::vector<std::pair<int64_t, int64_t>> Out;
+  for (const auto &[CA, Bt] : Chunks) {
+    if (CA < Base || CA - Base >= ArenaSpan)
+      continue;
+    for (size_t Wd = 0; Wd < Bt.R.size(); ++Wd) {
+      uint64_t M = Both ? (Bt.R[Wd] | Bt.W[Wd]) : Write ? Bt.W[Wd] : Bt.R[Wd];
+      if (!M)
+        continue;
+      for (unsigned B = 0; B < 64; ++B) {
+        if (!(M >> B & 1))
+          continue;
+        int64_t Rel = int64_t(CA + Wd * 64 + B - Pointer);
+        if (!Out.empty() && Out.back().second == Rel)
+          ++Out.back().second;
+        else
+          Out.push_back({Rel, Rel + 1});
+      }
+    }
+  }
+  return Out;
+}
+
+DiscoveryResult discover(emu::Emulator &Emu, const KernelInfo &K,
+                         const emu::Dispatch &D, ArrayRef<ArenaFill> Arenas,
+                         const Tier1Options &O, bool Profile) {
+  DiscoveryResult Res;
+  std::vector<std::pair<uint64_t, uint64_t>> PreMap;
+  for (unsigned Attempt = 0; Attempt < 6; ++Attempt) {
+    emu::Memory Mem;
+    if (Error E = Emu.mapCodeObject(Mem)) {
+      Res.RR.Kind = emu::ErrorKind::Invalid;
+      Res.RR.Message = toString(std::move(E));
+      return Res;
+    }
+    Discovery Obs(Arenas, O.MaxFootprint);
+    for (auto [Lo, Hi] : PreMap) {
+      const ArenaFill *A = Obs.arenaOf(Lo);
+      if (!A)
+        continue;
+      if (auto R = Obs.mapFilled(Mem, *A, Lo, Hi); !R)
+        consumeError(R.takeError());
+    }
+    Mem.Obs = &Obs;
+    emu::RunOptions RO;
+    RO.Threads = 1;
+    RO.Budget = O.Budget;
+    RO.Profile = Profile;
+    Res.RR = Emu.run(K, D, Mem, RO);
+    Mem.Obs = nullptr;
+    Res.Overflow = Obs.Overflow;
+    Res.Bytes = Obs.Mapped;
+    if (!Res.RR.ok() && !Obs.Want.empty() && !Obs.Overflow) {
+      // Remap: every mapped arena range plus the straddling accesses,
+      // coalesced, then run again.
+      std::vector<std::pair<uint64_t, uint64_t>> All = Obs.Want;
+      for (const auto &R : Mem.regions())
+        if (Obs.arenaOf(R->Base))
+          All.push_back({R->Base, R->Base + R->Size});
+      for (auto &[Lo, Hi] : All) {
+        Lo = Lo / Chunk * Chunk;
+        Hi = (Hi + Chunk - 1) / Chunk * Chunk;
+      }
+      std::sort(All.begin(), All.end());
+      PreMap.clear();
+      for (auto &R : All) {
+        if (!PreMap.empty() && R.first <= PreMap.back().second)
+          PreMap.back().second = std::max(PreMap.back().second, R.second);
+        else
+          PreMap.push_back(R);
+      }
+      continue;
+    }
+    for (const ArenaFill &A : Arenas) {
+      Footprint F;
+      F.Arg = A.Arg;
+      F.Pointer = A.Pointer;
+      F.Read = intervals(Obs.Chunks, A.Base, A.Pointer, false, false);
+      F.Written = intervals(Obs.Chunks, A.Base, A.Pointer, true, false);
+      Res.FP.push_back(std::move(F));
+    }
+    Res.Profile = std::move(Res.RR.Profile);
+    return Res;
+  }
+  return Res;
+}
+
+uint64_t footprintBytes(ArrayRef<Footprint> FP) {
+  uint64_t N = 0;
+  for (const Footprint &F : FP)
+    N += F.bytes();
+  return N;
+}
+
+/// The final image of an input: clusters of K0's footprint, dword-aligned,
+/// with guard regions; contents from the input's streams.
+void buildRegions(TestInput &In, ArrayRef<ArenaFill> Arenas, uint64_t Guard) {
+  for (size_t I = 0; I < Arenas.size(); ++I) {
+    const ArenaFill &A = Arenas[I];
+    const Footprint &F = In.Footprints[I];
+    std::vector<std::pair<int64_t, int64_t>> T;
+    for (auto V : {&F.Read, &F.Written})
+      T.insert(T.end(), V->begin(), V->end());
+    std::sort(T.begin(), T.end());
+    std::vector<std::pair<int64_t, int64_t>> C;
+    int64_t Gap = int64_t(4 * Guard);
+    for (auto [Lo, Hi] : T) {
+      Lo = Lo >= 0 ? Lo / 4 * 4 : -((-Lo + 3) / 4 * 4);
+      Hi = Hi >= 0 ? (Hi + 3) / 4 * 4 : -((-Hi) / 4 * 4);
+      if (!C.empty() && Lo <= C.back().second + Gap)
+        C.back().second = std::max(C.back().second, Hi);
+      else
+        C.push_back({Lo, Hi});
+    }
+    auto guard = [&](int64_t Lo, int64_t Hi, StringRef What) {
+      MemRegion G;
+      G.Base = A.Pointer + Lo;
+      G.Size = uint64_t(Hi - Lo);
+      G.Perms = 0;
+      G.K = MemRegion::Guard;
+      G.Arg = int(A.Arg);
+      G.Name = formatv("arg{0} guard {1}", A.Arg, What).str();
+      In.Image.Regions.push_back(std::move(G));
+    };
+    if (C.empty()) {
+      guard(-int64_t(Guard), int64_t(Guard), "(no footprint)");
+      continue;
+    }
+    for (size_t J = 0; J < C.size(); ++J) {
+      auto [Lo, Hi] = C[J];
+      guard(Lo - int64_t(Guard), Lo, "before");
+      MemRegion R;
+      R.Base = A.Pointer + Lo;
+      R.Size = uint64_t(Hi - Lo);
+      R.Perms = emu::PermRW;
+      R.K = MemRegion::Buffer;
+      R.Arg = int(A.Arg);
+      R.Name = C.size() == 1 ? formatv("arg{0}", A.Arg).str()
+                             : formatv("arg{0}[{1}]", A.Arg, J).str();
+      R.Data.resize(R.Size);
+      fillBytes(A.P, A.Seed, A.Stream, Lo, R.Data.data(), R.Size);
+      In.Image.Regions.push_back(std::move(R));
+      guard(Hi, Hi + int64_t(Guard), "after");
+    }
+  }
+  std::sort(In.Image.Regions.begin(), In.Image.Regions.end(),
+            [](const MemRegion &A, const MemRegion &B) { return A.Base < B.Base; });
+}
+
+} // namespace
+
+uint64_t Footprint::bytes() const {
+  std::vector<std::pair<int64_t, int64_t>> T(Read);
+  T.insert(T.end(), Written.begin(), Written.end());
+  std::sort(T.begin(), T.end());
+  uint64_t N = 0;
+  int64_t End = std::numeric_limits<int64_t>::min();
+  for (auto [Lo, Hi] : T) {
+    Lo = std::max(Lo, End);
+    if (Hi > Lo)
+      N += uint64_t(Hi - Lo);
+    End = std::max(End, Hi);
+  }
+  return N;
+}
+
+std::string Footprint::str() const {
+  auto list = [](const std::vector<std::pair<int64_t, int64_t>> &V) {
+    std::string S;
+    for (size_t I = 0; I < V.size() && I < 4; ++I)
+      S += formatv("{0}[{1},{2})", I ? " " : "", V[I].first, V[I].second).str();
+    if (V.size() > 4)
+      S += formatv(" ... ({0} ranges)", V.size()).str();
+    return S.empty() ? std::string("-") : S;
+  };
+  return formatv("arg{0}: read {1}; written {2}", Arg, list(Read),
+                 list(Written))
+      .str();
+}
+
+//===----------------------------------------------------------------------===//
+// Synthesis
+//===----------------------------------------------------------------------===//
+
+static uint64_t wildValue(unsigned Size) {
+  switch (Size) {
+  case 1: return 0xa5;
+  case 2: return 0x3e00;               // 1.5 (f16)
+  case 4: return 0x3fc00000;           // 1.5f
+  default: return 0x3ff8000000000000ull; // 1.5
+  }
+}
+
+Expected<std::vector<TestInput>>
+synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
+                 const Tier1Options &O, std::vector<std::string> &Notes) {
+  if (!K.Meta)
+    return createStringError("kernel '" + K.Name +
+                             "' has no metadata: tier 1 needs the kernarg "
+                             "layout (give --spec or --capture)");
+  auto ModelOr = argModel(K);
+  if (!ModelOr)
+    return createStringError("kernel '" + K.Name + "': " +
+                             toString(ModelOr.takeError()) +
+                             " (give --spec or --capture)");
+  ArgModel &Model = *ModelOr;
+  auto EmuOr = emu::Emulator::create(CO);
+  if (!EmuOr)
+    return EmuOr.takeError();
+  emu::Emulator &Emu = **EmuOr;
+  std::vector<Shape> Shapes = launchShapes(K, O.MaxShapes);
+
+  uint32_t Static = K.KD.GroupSegmentFixedSize;
+  auto makeDispatch = [&](const Shape &S, ArrayRef<uint64_t> SlotValues) {
+    emu::Dispatch D;
+    D.Workgroups = S.Grid;
+    D.WorkgroupSize = S.Block;
+    D.Kernarg.assign(K.Meta->KernargSegmentSize, 0);
+    uint64_t Items = uint64_t(S.Block[0]) * S.Block[1] * S.Block[2];
+    if (Model.DynLds && Static < 65536) {
+      uint64_t Dyn = std::min<uint64_t>(65536 - Static,
+                                        std::max<uint64_t>(1024, 16 * Items));
+      D.DynamicLds = uint32_t(Dyn / 16 * 16);
+    }
+    auto put = [&](uint64_t Off, uint64_t V, unsigned N) {
+      if (Off + N > D.Kernarg.size())
+        D.Kernarg.resize(Off + N);
+      std::memcpy(D.Kernarg.data() + Off, &V, N);
+    };
+    for (const PtrArg &P : Model.Ptrs)
+      put(P.Offset, arenaPointer(P.Arg), 8);
+    if (!Model.Lds.empty()) {
+      uint64_t Per = D.DynamicLds / Model.Lds.size() / 16 * 16;
+      for (size_t I = 0; I < Model.Lds.size(); ++I) {
+        uint64_t Off = (Static + Model.Lds[I].Align - 1) / Model.Lds[I].Align *
+                           Model.Lds[I].Align + I * Per;
+        put(Model.Lds[I].Offset, Off, 4);
+      }
+    }
+    for (size_t I = 0; I < Model.Slots.size(); ++I)
+      put(Model.Slots[I].Offset, SlotValues[I], Model.Slots[I].Size);
+    return D;
+  };
+  auto arenas = [&](Pattern P, uint64_t Seed) {
+    std::vector<ArenaFill> A;
+    for (const PtrArg &Ptr : Model.Ptrs)
+      A.push_back({Ptr.Arg, arenaBase(Ptr.Arg), arenaPointer(Ptr.Arg), P, Seed,
+                   Ptr.Arg});
+    return A;
+  };
+  // Count values: the work-items along x, a partial last workgroup, more
+  // elements than work-items (grid-stride loops), and small counts (for
+  // depths, degrees, the second dimension...): in variant 3 only the first
+  // count slot gets N, the others 3; in variant 4 every count is 3.
+  auto countOf = [](const Shape &S, unsigned Variant,
+                    bool FirstSlot = true) -> uint64_t {
+    uint64_t N = uint64_t(S.Grid[0]) * S.Block[0];
+    switch (Variant % 5) {
+    case 0: return N;
+    case 1: return N > S.Block[0] / 2 + 1 ? N - (S.Block[0] / 2 + 1) : 1;
+    case 2: return 2 * N + 3;
+    case 3: return FirstSlot ? N : 3;
+    default: return 3;
+    }
+  };
+
+  // Scalar classification on the second shape.
+  const Shape &Probe = Shapes[std::min<size_t>(1, Shapes.size() - 1)];
+  std::vector<uint64_t> Base(Model.Slots.size(), countOf(Probe, 0));
+  DiscoveryResult BaseRun;
+  bool BaseOk = false;
+  for (uint64_t V : {countOf(Probe, 0), uint64_t(1), uint64_t(0)}) {
+    std::fill(Base.begin(), Base.end(), V);
+    BaseRun = discover(Emu, K, makeDispatch(Probe, Base),
+                       arenas(Pattern::Floats32, 1), O, false);
+    if (BaseRun.RR.ok() && !BaseRun.Overflow) {
+      BaseOk = true;
+      break;
+    }
+  }
+  if (!BaseOk) {
+    if (BaseRun.RR.Kind == emu::ErrorKind::Invalid)
+      return createStringError("K0 cannot run on the emulator: " +
+                               BaseRun.RR.Message);
+    Notes.push_back("scalar probe: K0 fails with every scalar set to a count, "
+                    "1 or 0 (" +
+                    (BaseRun.Overflow ? std::string("footprint too large")
+                                      : BaseRun.RR.Message) +
+                    ")");
+  } else {
+    uint64_t BaseBytes = footprintBytes(BaseRun.FP);
+    unsigned Probes = 0;
+    for (size_t I = 0; I < Model.Slots.size(); ++I) {
+      if (Probes++ >= O.MaxScalarProbes)
+        break; // unprobed slots stay control values
+      // A data slot neither bounds the footprint (value 1 touches the same
+      // bytes as the base count) nor blows it up (a float-like value).
+      Tier1Options PO = O;
+      PO.MaxFootprint = std::min(O.MaxFootprint, 2 * BaseBytes + (1 << 20));
+      PO.Budget = std::min<uint64_t>(O.Budget, 1 << 20);
+      std::vector<uint64_t> V = Base;
+      V[I] = Base[I] == 1 ? 2 : 1;
+      DiscoveryResult Small = discover(Emu, K, makeDispatch(Probe, V),
+                                       arenas(Pattern::Floats32, 1), PO, false);
+      bool Data = Small.RR.ok() && !Small.Overflow;
+      for (size_t F = 0; Data && F < Small.FP.size(); ++F)
+        Data = Small.FP[F].Read == BaseRun.FP[F].Read &&
+               Small.FP[F].Written == BaseRun.FP[F].Written;
+      if (Data) {
+        V[I] = wildValue(Model.Slots[I].Size);
+        DiscoveryResult R = discover(Emu, K, makeDispatch(Probe, V),
+                                     arenas(Pattern::Floats32, 1), PO, false);
+        Data = R.RR.ok() && !R.Overflow &&
+               footprintBytes(R.FP) <= 2 * BaseBytes + 65536 &&
+               R.RR.WaveInstructions <= 4 * BaseRun.RR.WaveInstructions + 10000;
+      }
+      Model.Slots[I].Control = !Data;
+    }
+  }
+  {
+    std::string S;
+    for (const ScalarSlot &Sl : Model.Slots)
+      S += formatv(" arg{0}@{1}:{2}", Sl.Arg, Sl.Offset,
+                   Sl.Control ? "count" : "data")
+               .str();
+    if (!S.empty())
+      Notes.push_back("scalar slots:" + S);
+  }
+
+  std::vector<TestInput> Inputs;
+  unsigned Dropped = 0;
+  for (size_t SI = 0; SI < Shapes.size(); ++SI) {
+    for (unsigned Seed = 0; Seed < O.Seeds; ++Seed) {
+      const Shape &S = Shapes[SI];
+      Pattern P = Pattern((SI + Seed) % NumPatterns);
+      uint64_t SeedV = 1000 * SI + Seed + 1;
+      std::vector<uint64_t> V(Model.Slots.size());
+      std::string Scalars;
+      bool FirstCount = true;
+      for (size_t I = 0; I < Model.Slots.size(); ++I) {
+        const ScalarSlot &Sl = Model.Slots[I];
+        if (Sl.Control) {
+          V[I] = countOf(S, 2 * SI + Seed, FirstCount);
+          FirstCount = false;
+        } else
+          V[I] = fillWord(Pattern((SI + Seed + I) % NumPatterns), SeedV,
+                          0x5ca1a7 + I, 0);
+        uint64_t Mask = Sl.Size == 8 ? ~0ull : (1ull << (8 * Sl.Size)) - 1;
+        V[I] &= Mask;
+        if (I < 8)
+          Scalars += formatv(" {0:x}", V[I]).str();
+      }
+      if (Model.Slots.size() > 8)
+        Scalars += " ...";
+      TestInput In;
+      In.From = TestInput::Synthesized;
+      In.Name = formatv("tier1 #{0}: {1}; {2} (seed {3}){4}{5}",
+                        Inputs.size() + Dropped, S.str(), patternName(P),
+                        SeedV, Scalars.empty() ? "" : "; scalars", Scalars)
+                    .str();
+      In.Image.Kernel = K.Name;
+      In.Image.Launch = makeDispatch(S, V);
+      auto A = arenas(P, SeedV);
+      DiscoveryResult R = discover(Emu, K, In.Image.Launch, A, O, false);
+      if (!R.RR.ok() || R.Overflow) {
+        ++Dropped;
+        Notes.push_back(formatv("dropped {0}: K0 {1}", In.Name,
+                                R.Overflow ? std::string("touches more than the "
+                                                         "footprint limit")
+                                           : R.RR.Message)
+                            .str());
+        continue;
+      }
+      In.Footprints = R.FP;
+      buildRegions(In, A, O.GuardBytes);
+      Inputs.push_back(std::move(In));
+    }
+  }
+  if (Inputs.empty())
+    return createStringError(
+        formatv("no synthesized input runs K0 cleanly ({0} tried); give "
+                "--spec or --capture",
+                Dropped)
+            .str());
+  return Inputs;
+}
+
+std::string describeAddress(const TestInput &In, uint64_t Addr) {
+  const MemRegion *Best = nullptr;
+  for (const MemRegion &R : In.Image.Regions)
+    if (Addr >= R.Base && Addr - R.Base < std::max<uint64_t>(R.Size, 1))
+      Best = &R;
+  for (const Footprint &F : In.Footprints) {
+    if (Addr >= F.Pointer - ArenaPointerOffset &&
+        Addr - (F.Pointer - ArenaPointerOffset) < ArenaSpan) {
+      int64_t Rel = int64_t(Addr - F.Pointer);
+      return formatv("arg{0} pointer{1}{2:x} ({3})", F.Arg, Rel < 0 ? "-0x" : "+0x",
+                     uint64_t(Rel < 0 ? -Rel : Rel),
+                     Best ? (Best->K == MemRegion::Guard
+                                 ? "in a guard region: K0 never touches it"
+                                 : "inside K0's footprint")
+                          : "outside K0's footprint")
+          .str();
+    }
+  }
+  if (Best)
+    return Best->Name + formatv(" +0x{0:x}", Addr - Best->Base).str();
+  return "";
+}
+
+} // namespace verify
+} // namespace asmevo
