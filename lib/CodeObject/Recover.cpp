@@ -202,6 +202,9 @@ struct RawInst {
   int64_t BranchTarget = -1;
   int PcRelPart = 0;
   int64_t PcRelTarget = -1, PcRelAnchor = -1;
+  // s_setpc_b64 whose address was computed by a recognised PC-relative pair
+  // (the compiler's long branch): its target.
+  int64_t JumpTarget = -1;
 };
 
 struct FunctionRange {
@@ -387,6 +390,32 @@ void Recoverer::findPcRel(std::vector<RawInst> &Insts, size_t GetPc,
     Insts[Idx].PcRelAnchor = G.Addr;
   }
   ++Stats.PcRelPairs;
+  // A long branch: s_setpc_b64 of the same pair, nothing else touching it
+  // in between, jumps to Target.
+  for (size_t J = HiIdx + 1; J < Insts.size() && J < size_t(HiIdx) + 16; ++J) {
+    RawInst &I = Insts[J];
+    if (!I.D)
+      break;
+    const llvm::MCInst &M = I.D->Inst;
+    if (I.D->Mnemonic == "s_setpc_b64" && M.getNumOperands() == 1 &&
+        M.getOperand(0).isReg() &&
+        TI.classify(M.getOperand(0).getReg()).Kind == RegKind::SGPR &&
+        TI.classify(M.getOperand(0).getReg()).First == Dst.First &&
+        TI.classify(M.getOperand(0).getReg()).Count == 2) {
+      I.JumpTarget = Target;
+      break;
+    }
+    Acc.clear();
+    TI.accesses(M, Acc);
+    bool Touches = false;
+    for (const RegAccess &A : Acc) {
+      RegRange R = TI.classify(A.Reg);
+      Touches |= R.Kind == RegKind::SGPR && R.First <= Dst.First + 1 &&
+                 Dst.First < R.First + R.Count;
+    }
+    if (Touches || TI.desc(M.getOpcode()).isTerminator())
+      break;
+  }
 }
 
 llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
@@ -494,17 +523,29 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
       if (!Reason.empty() && NotRelocatable.empty())
         NotRelocatable = Reason;
     }
-  if (!F.Kernel) {
-    for (size_t I = 0; I < CodeEnd; ++I)
-      if (Insts[I].D && Insts[I].D->Mnemonic == "s_setpc_b64")
-        (void)I; // a return; fine for device functions
-  } else {
-    for (size_t I = 0; I < CodeEnd; ++I)
-      if (Insts[I].D && Insts[I].D->Mnemonic == "s_setpc_b64" &&
-          NotRelocatable.empty())
-        NotRelocatable = formatv("indirect jump (s_setpc_b64) at {0:x} in a "
-                                 "kernel",
-                                 Insts[I].Addr);
+  // s_setpc_b64: a long branch to a recognised target becomes a CFG edge;
+  // in a device function any other one is a return; in a kernel it is an
+  // indirect jump asmevo cannot follow.
+  for (size_t I = 0; I < CodeEnd; ++I) {
+    RawInst &R = Insts[I];
+    if (!R.D || R.D->Mnemonic != "s_setpc_b64")
+      continue;
+    if (R.JumpTarget >= 0) {
+      if (R.JumpTarget >= int64_t(F.Start) && R.JumpTarget < int64_t(F.End) &&
+          indexOf(R.JumpTarget)) {
+        Targets.insert(R.JumpTarget);
+        continue;
+      }
+      R.JumpTarget = -1;
+      if (NotRelocatable.empty())
+        NotRelocatable = formatv("long branch at {0:x} leaves the function",
+                                 R.Addr);
+      continue;
+    }
+    if (F.Kernel && NotRelocatable.empty())
+      NotRelocatable = formatv("indirect jump (s_setpc_b64) at {0:x} in a "
+                               "kernel",
+                               R.Addr);
   }
 
   // 5. Blocks: leaders are the entry, branch targets and instructions after
@@ -624,8 +665,10 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
     }
     if (M.starts_with("s_endpgm") || M == "s_setpc_b64" ||
         (M == "s_branch" || M.starts_with("s_cbranch_"))) {
-      auto Op = IndirectOp::create(B, Loc, Id, encOf(R.Bytes));
-      (void)Op;
+      SmallVector<Block *, 1> Dests;
+      if (R.JumpTarget >= 0)
+        Dests.push_back(blockFor(R.JumpTarget));
+      IndirectOp::create(B, Loc, Id, encOf(R.Bytes), Dests);
       if (!M.starts_with("s_endpgm") && M != "s_setpc_b64" &&
           NotRelocatable.empty()) {
         NotRelocatable = formatv("branch at {0:x} kept as raw", R.Addr);

@@ -347,6 +347,12 @@ LogicalResult InstOp::verify() {
 void IndirectOp::print(OpAsmPrinter &P) {
   printId(P, getId());
   printInstText(P, *this, getEnc());
+  if (!getDests().empty()) {
+    P << " -> [";
+    llvm::interleaveComma(getDests(), P,
+                          [&](Block *B) { P.printSuccessor(B); });
+    P << "]";
+  }
   P.printOptionalAttrDict((*this)->getAttrs());
 }
 
@@ -356,6 +362,19 @@ ParseResult IndirectOp::parse(OpAsmParser &Parser, OperationState &Result) {
   if (parseOptionalId(Parser, Props.id) || parseInstText(Parser, Enc))
     return failure();
   Props.enc.assign(Enc.begin(), Enc.end());
+  if (succeeded(Parser.parseOptionalArrow())) {
+    SmallVector<Block *, 2> Dests;
+    if (Parser.parseCommaSeparatedList(
+            OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+              Block *B;
+              if (Parser.parseSuccessor(B))
+                return failure();
+              Dests.push_back(B);
+              return success();
+            }))
+      return failure();
+    Result.addSuccessors(Dests);
+  }
   return Parser.parseOptionalAttrDict(Result.attributes);
 }
 

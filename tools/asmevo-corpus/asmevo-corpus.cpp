@@ -138,6 +138,10 @@ void checkOne(const std::string &Path, int Fd) {
               OS << "R 1 " << D.What << " differs: " << D.Detail << "\n";
           if (RS.RawWords)
             OS << "W raw words kept (undecodable bytes)\n";
+          // Functions that can only be copied in place, by folded reason.
+          for (mlir::Operation &Fn : (*OpOrErr)->getBodyBlock())
+            if (auto Why = Fn.getAttrOfType<mlir::StringAttr>("not_relocatable"))
+              OS << "N " << foldReason(Why.getValue()) << "\n";
         }
       }
     }
@@ -165,6 +169,8 @@ struct Totals {
   uint64_t Instructions = 0;
   std::map<std::string, std::pair<unsigned, std::vector<std::string>>> Reasons;
   std::map<std::string, unsigned> Warnings;
+  std::map<std::string, unsigned> NotRelocatable;
+  unsigned NotRelocatableTotal = 0;
 };
 
 void account(Totals &T, const Running &R, int Status, bool TimedOut) {
@@ -198,6 +204,9 @@ void account(Totals &T, const Running &R, int Status, bool TimedOut) {
       Failed = true;
     } else if (L.consume_front("W ")) {
       ++T.Warnings[L.str()];
+    } else if (L.consume_front("N ")) {
+      ++T.NotRelocatable[L.str()];
+      ++T.NotRelocatableTotal;
     }
   }
   if (!Reported || TimedOut ||
@@ -341,5 +350,17 @@ int main(int argc, char **argv) {
   }
   for (auto &[W, N] : T.Warnings)
     outs() << formatv("note: {0} objects: {1}\n", N, W);
+  if (T.NotRelocatableTotal) {
+    outs() << formatv("functions only copied in place (not relocatable): "
+                      "{0}, by reason:\n",
+                      T.NotRelocatableTotal);
+    std::vector<std::pair<unsigned, std::string>> Sorted;
+    for (auto &[Reason, N] : T.NotRelocatable)
+      Sorted.push_back({N, Reason});
+    llvm::sort(Sorted, std::greater<>());
+    for (auto &[N, Reason] : llvm::make_range(
+             Sorted.begin(), Sorted.begin() + std::min<size_t>(Sorted.size(), 12)))
+      outs() << formatv("  {0,6}: {1}\n", N, Reason);
+  }
   return T.Reasons.empty() ? 0 : 1;
 }

@@ -211,10 +211,13 @@ def AMDGCN_IndirectOp : AMDGCN_Op<"indirect", [Terminator]> {
   let description = [{
     Terminates a block with an instruction that has no static successor:
     `s_setpc_b64` (returns, jump tables) and `s_endpgm` variants. Printed
-    like `amdgcn.inst`.
+    like `amdgcn.inst`. When recovery knows where it goes (the compiler's
+    long branch: s_getpc_b64 + s_add_u32/s_addc_u32 + s_setpc_b64), the
+    target is a successor: `amdgcn.indirect s_setpc_b64 "s[0:1]" -> [^bb4]`.
   }];
   let arguments = (ins DefaultValuedProp<I64Prop, "-1">:$id,
                        ArrayProp<I32Prop>:$enc);
+  let successors = (successor VariadicSuccessor<AnySuccessor>:$dests);
   let hasCustomAssemblyFormat = 1;
 }
 
