@@ -13,7 +13,7 @@ if [ -z "$obj" ] && [ -f "$root/corpus/manifest.txt" ]; then
         sort -t$'\t' -k3 -n | tail -1 | cut -f1)"
 fi
 [ -n "$obj" ] || obj="$build/test/Kernels/mfma-gfx942-v5.hsaco"
-cpu="$(llvm-readelf-22 -h "$obj" | sed -n 's/.*Flags:.*EF_AMDGPU_MACH_AMDGCN_\(GFX[0-9A-Z]*\).*/\L\1/p')"
+cpu="$(llvm-readelf-22 -h "$obj" | grep -o "gfx[0-9a-f]*" | head -1)"
 echo "object: $obj ($(stat -c %s "$obj") bytes, $cpu)"
 
 t0=$(date +%s.%N)
