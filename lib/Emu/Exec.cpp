@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Internal.h"
+#include "Timing.h"
 
 #include "asmevo/CodeObject/CodeObject.h"
 
@@ -375,19 +376,23 @@ static bool checkScoreboard(Wave &W, const Inst &I) {
   return true;
 }
 
-static void runWave(Wave &W) {
+// Executes the wave's next instruction. Returns it, or null when the wave
+// failed before executing anything (bad PC, registers, scoreboard race,
+// refused opcode); a failure during or after execution leaves the wave
+// Failed with the instruction returned. The cost model (Timing.cpp) drives
+// waves through this one instruction at a time.
+static inline const Inst *stepInstructionImpl(Wave &W) {
   Ctx &C = *W.C;
   Shared &Sh = *C.Sh;
   Program &P = *Sh.Prog;
   const RunOptions &O = *Sh.Opts;
   std::string Err;
-  W.Stop = false;
   uint64_t Budget = O.Budget;
-  while (!W.Stop) {
+  {
     const Inst *I = P.at(W.PC, Err);
     if (!I) {
       W.fail(ErrorKind::Invalid, Err);
-      break;
+      return nullptr;
     }
     if (I->MaxV > W.NumV || I->MaxA > W.NumA) {
       W.fail(ErrorKind::Invalid, *I,
@@ -395,16 +400,16 @@ static void runWave(Wave &W) {
                      "allocates {2} VGPRs and {3} AGPRs",
                      int(I->MaxV) - 1, int(I->MaxA) - 1, W.NumV, W.NumA)
                  .str());
-      break;
+      return nullptr;
     }
     if (W.SB.Live && !checkScoreboard(W, *I))
-      break;
+      return nullptr;
     if (I->Fid == Fidelity::Approximate) {
       if (O.RefuseApproximate) {
         W.fail(ErrorKind::Approximate, *I,
                "approximate opcode refused (its hardware result is not "
                "specified bit for bit)");
-        break;
+        return nullptr;
       }
       if (C.ApproxCount.size() <= I->Index)
         C.ApproxCount.resize(I->Index + 64);
@@ -444,7 +449,7 @@ static void runWave(Wave &W) {
       if (Bad) {
         W.fail(ErrorKind::Fault, *I, "indexed VGPR (s_set_gpr_idx) beyond "
                                      "the allocated VGPRs");
-        break;
+        return I;
       }
       T.Fn(W, T);
     } else {
@@ -470,8 +475,22 @@ static void runWave(Wave &W) {
                      "(runaway kernel?)",
                      Budget)
                  .str());
-      break;
+      return I;
     }
+    return I;
+  }
+}
+
+const Inst *stepInstruction(Wave &W) { return stepInstructionImpl(W); }
+
+static void runWave(Wave &W) {
+  Ctx &C = *W.C;
+  Shared &Sh = *C.Sh;
+  W.Stop = false;
+  while (!W.Stop) {
+    const Inst *I = stepInstructionImpl(W);
+    if (!I || W.St == Wave::Failed)
+      break;
     if ((W.Executed & 0xfff) == 0 && Sh.stopped(C.WgLinear))
       break;
   }
@@ -868,6 +887,21 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
   uint64_t NumWG = uint64_t(Pl.Grid[0]) * Pl.Grid[1] * Pl.Grid[2];
   uint64_t Items = uint64_t(Pl.WGSize[0]) * Pl.WGSize[1] * Pl.WGSize[2];
   unsigned WavesPerWG = (Items + 63) / 64;
+  //--- Timing mode (cost model, Timing.cpp) --------------------------------
+  // The workgroups of the CUs modelled in detail are run by the cost model
+  // after the others (which run here as usual, reporting their memory
+  // lines); per-PC counts are always collected.
+  std::unique_ptr<TimedDispatch> Timed;
+  RunOptions TimedOpts;
+  if (O.Timing) {
+    Timed = std::make_unique<TimedDispatch>(
+        *O.Timing, P, K, NumWG, WavesPerWG, unsigned(Items), Pl.LdsSize,
+        Pl.NumV + Pl.NumA);
+    TimedOpts = O;
+    TimedOpts.Profile = true;
+    Sh.Opts = &TimedOpts;
+  }
+  //-------------------------------------------------------------------------
   unsigned Threads = O.Threads ? O.Threads : std::thread::hardware_concurrency();
   if (!Threads)
     Threads = 1;
@@ -875,10 +909,12 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
     Threads = 1; // readable, deterministic trace
   Threads = std::min<uint64_t>(Threads, NumWG);
   std::atomic<uint64_t> Next{0};
-  std::vector<Ctx> Ctxs(Threads);
+  std::vector<Ctx> Ctxs(Threads + (Timed ? 1 : 0));
   auto Worker = [&](unsigned T) {
     Ctx &C = Ctxs[T];
     C.Sh = &Sh;
+    if (Timed) // timing mode: report memory lines
+      C.Sink = Timed->functionalSink(T, Threads);
     Workgroup WG;
     std::vector<std::unique_ptr<Wave>> Waves;
     for (unsigned J = 0; J < WavesPerWG; ++J)
@@ -887,6 +923,8 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
       uint64_t L = Next.fetch_add(1);
       if (L >= NumWG || Sh.stopped(L))
         break;
+      if (Timed && Timed->modelled(L)) // run by the cost model below
+        continue;
       C.WgLinear = L;
       WG.Id = {uint32_t(L % Pl.Grid[0]), uint32_t(L / Pl.Grid[0] % Pl.Grid[1]),
                uint32_t(L / (uint64_t(Pl.Grid[0]) * Pl.Grid[1]))};
@@ -914,6 +952,32 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
       Pool.emplace_back(Worker, T);
     for (auto &T : Pool)
       T.join();
+  }
+  if (Timed && !Sh.Abort.load()) {
+    // Timing mode: the modelled CUs' workgroups, one instruction at a time.
+    Ctx &C = Ctxs.back();
+    C.Sh = &Sh;
+    Timed->run(C, [&](uint64_t L, Workgroup &WG,
+                      std::vector<std::unique_ptr<Wave>> &Waves) {
+      WG.Id = {uint32_t(L % Pl.Grid[0]), uint32_t(L / Pl.Grid[0] % Pl.Grid[1]),
+               uint32_t(L / (uint64_t(Pl.Grid[0]) * Pl.Grid[1]))};
+      WG.Lds.assign(Pl.LdsSize, 0);
+      WG.LdsWriter.assign((Pl.LdsSize + 3) / 4, 0);
+      WG.LdsReader.assign((Pl.LdsSize + 3) / 4, 0);
+      WG.Epoch = 1;
+      WG.Waves.clear();
+      Waves.resize(WavesPerWG);
+      for (unsigned J = 0; J < WavesPerWG; ++J) {
+        if (!Waves[J])
+          Waves[J] = std::make_unique<Wave>();
+        Wave &W = *Waves[J];
+        W.SB = Scoreboard();
+        W.C = &C;
+        initWave(W, Pl, WG, J, Items);
+        W.Executed = 0;
+        WG.Waves.push_back(&W);
+      }
+    });
   }
   for (uint64_t A : Mapped)
     Mem.unmap(A);
@@ -947,6 +1011,8 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
         RR.ApproximateOps[baseMnemonic(P.ByIndex[J]->D->Mnemonic).str()] +=
             Approx[J];
   }
+  if (Timed)
+    Timed->finish(RR);
   RR.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                              T0)
                    .count();

@@ -265,8 +265,18 @@ struct Shared {
   bool IsGfx942 = true;
 };
 
+/// Cost model hook (Timing.cpp): sees every memory access of the executing
+/// instruction (Space 0 global, 1 LDS, 2 private; LDS and private addresses
+/// are offsets).
+struct AccessSink {
+  virtual ~AccessSink() = default;
+  virtual void access(uint8_t Space, uint64_t Addr, uint32_t Len,
+                      unsigned Lane) = 0;
+};
+
 /// Per host thread state.
 struct Ctx {
+  AccessSink *Sink = nullptr; // timing mode only (null: no cost)
   Shared *Sh = nullptr;
   uint64_t WgLinear = 0;
   uint64_t Executed = 0;

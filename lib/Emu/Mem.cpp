@@ -207,6 +207,8 @@ uint8_t *ldsPtr(Wave &W, const Inst &I, uint64_t Off, unsigned Len, bool Write,
         return nullptr;
       }
   }
+  if (W.C->Sink) // cost model (timing mode)
+    W.C->Sink->access(1, Off, Len, Lane);
   return WG.Lds.data() + Off;
 }
 
@@ -220,6 +222,8 @@ uint8_t *privPtr(Wave &W, const Inst &I, uint64_t Off, unsigned Len,
                .str());
     return nullptr;
   }
+  if (W.C->Sink) // cost model (timing mode)
+    W.C->Sink->access(2, Off, Len, Lane);
   return W.Priv.data() + size_t(Lane) * W.PrivPerLane + Off;
 }
 
@@ -235,6 +239,8 @@ uint8_t *globalPtr(Wave &W, const Inst &I, uint64_t Addr, unsigned Len,
                .str());
     return nullptr;
   }
+  if (W.C->Sink) // cost model (timing mode)
+    W.C->Sink->access(0, Addr, Len, Lane);
   return R->Data.data() + (Addr - R->Base);
 }
 

@@ -121,6 +121,8 @@ struct Dispatch {
   bool FillHidden = true;
 };
 
+struct TimingRequest; // CostModel.h
+
 struct RunOptions {
   unsigned Threads = 0;           // 0: all hardware threads
   uint64_t Budget = 1ull << 28;   // wave-instructions per wave
@@ -135,6 +137,9 @@ struct RunOptions {
   /// compatibility prologue (which loads the SGPRs itself) instead of at
   /// entry + 256 with preloaded SGPRs, as firmware with preload support does.
   bool KernargPreloadPrologue = false;
+  /// Timing mode (CostModel.h): also model the dispatch's cycles; the
+  /// result goes to Timing->Result. Null: functional run only.
+  TimingRequest *Timing = nullptr;
 };
 
 enum class ErrorKind : uint8_t {
