@@ -25,6 +25,8 @@ const char *asmevo::depKindName(DepKind K) {
     return "wait count";
   case DepKind::WaitUse:
     return "wait before use";
+  case DepKind::WaitFence:
+    return "wait before fence";
   case DepKind::Hazard:
     return "hazard";
   case DepKind::Control:
@@ -176,6 +178,9 @@ void DependenceGraph::build(ArrayRef<Operation *> Ops,
         if (It != Index.end() && It->second < J)
           addEdge(It->second, J, DepKind::WaitCount, {});
       }
+      for (unsigned K = J + 1; K < N; ++K)
+        if (Cache.get(Ops[K]).Sync)
+          addEdge(J, K, DepKind::WaitFence, {});
       SmallVector<PendingOp, 4> Covered;
       S.wait(I.Wait, &Covered);
       for (const PendingOp &P : Covered)

@@ -313,14 +313,17 @@ static int mfmaResultOverwrite(const HazardContext &Ctx, const InstInfo &P,
 /// right before C (in its block) plus C must not write a register any of
 /// them reads, and a store cannot join a clause that writes registers.
 /// Only the op right before C is checked as producer; the clause is
-/// gathered from there.
+/// gathered from there, at most as far back as LLVM looks (19 instructions
+/// in functions that use AGPRs, 5 otherwise): compiled code is hazard-free
+/// by that definition.
 static int softClause(const HazardContext &Ctx, const InstInfo &P,
                       const InstInfo &C, UnitList &U,
                       bool (*InClass)(const InstInfo &)) {
   if (!InClass(P) || P.Op->getNextNode() != C.Op)
     return 0;
   UnitList ClauseDefs, ClauseUses;
-  for (Operation *X = P.Op; X; X = X->getPrevNode()) {
+  unsigned Window = Ctx.Cache.functionUsesAGPRs(C.Op) ? 19 : 5;
+  for (Operation *X = P.Op; X && Window; X = X->getPrevNode(), --Window) {
     const InstInfo &I = Ctx.Cache.get(X);
     if (!InClass(I))
       break;

@@ -393,3 +393,26 @@ std::string InstInfoCache::describe(Operation *Op) {
   }
   return S;
 }
+
+bool InstInfoCache::functionUsesAGPRs(Operation *Op) {
+  Operation *Fn = Op;
+  while (Fn && !isa<KernelOp, FuncOp>(Fn))
+    Fn = Fn->getParentOp();
+  if (!Fn)
+    return true;
+  auto It = UsesAGPRs.find(Fn);
+  if (It != UsesAGPRs.end())
+    return It->second;
+  bool Uses = false;
+  Fn->walk([&](Operation *X) {
+    if (Uses || X == Fn)
+      return;
+    const InstInfo &I = get(X);
+    for (uint16_t U : I.Uses)
+      Uses |= !RU.isPseudo(U) && RU.kindOf(U) == RegKind::AGPR;
+    for (uint16_t U : I.Defs)
+      Uses |= !RU.isPseudo(U) && RU.kindOf(U) == RegKind::AGPR;
+  });
+  UsesAGPRs[Fn] = Uses;
+  return Uses;
+}

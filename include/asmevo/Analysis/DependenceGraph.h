@@ -16,6 +16,9 @@
 //  * WaitUse: the s_waitcnt that completes a memory op before the first op
 //    that reads or overwrites its result (from this block or in flight at
 //    block entry);
+//  * WaitFence: an s_waitcnt stays before the fence-like ops after it
+//    (barriers, stores, atomics, messages, ...), which rely on what it
+//    completed;
 //  * Hazard: a producer/consumer pair of the hazard table (the distance
 //    between them must stay at least Required wait states, or s_nops must
 //    be added);
@@ -47,6 +50,7 @@ enum class DepKind : uint8_t {
   Order,
   WaitCount,
   WaitUse,
+  WaitFence,
   Hazard,
   Control
 };

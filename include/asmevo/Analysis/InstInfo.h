@@ -150,6 +150,10 @@ public:
   /// "[0x1920] v_add_u32_e32 v0, s2, v0" (or "<new> ..." without id).
   std::string describe(mlir::Operation *Op);
 
+  /// Does the function containing Op use AGPRs? (LLVM's hazard recognizer
+  /// looks 19 instructions back then, 5 otherwise.) Cached per function.
+  bool functionUsesAGPRs(mlir::Operation *Op);
+
 private:
   void compute(mlir::Operation *Op, InstInfo &I);
   void fromMC(const DecodedInst &D, InstInfo &I);
@@ -161,6 +165,7 @@ private:
   bool Xnack = false;
   llvm::DenseMap<mlir::Operation *, std::unique_ptr<InstInfo>> Map;
   llvm::StringMap<const DecodedInst *> Templates;
+  llvm::DenseMap<mlir::Operation *, bool> UsesAGPRs;
 };
 
 } // namespace asmevo

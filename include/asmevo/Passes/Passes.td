@@ -142,4 +142,28 @@ def ApplyEdits : AMDGCNPass<"amdgcn-apply-edits"> {
   ];
 }
 
+def Schedule : AMDGCNPass<"amdgcn-schedule"> {
+  let summary = "Latency-aware list scheduling inside blocks";
+  let description = [{
+    Reorders each block (its terminator stays last) by list scheduling on
+    the block's dependence graph: an op is ready when everything it depends
+    on is placed, ready ops issue in order of their critical path (the
+    longest latency chain to the end of the block), so loads issue early
+    and their consumers late. Latencies come from LLVM's scheduling model
+    of the subtarget (MCSchedModel: VMEM 80, LDS/SMEM 5, MFMA by passes,
+    VALU 1..4). `s_nop`s are dropped and re-inserted where the new order
+    needs wait states. A block is rewritten only when the model predicts
+    fewer cycles, and only through the legality checks.
+  }];
+  let options = [
+    Option<"summary", "summary", "bool", "false",
+           "print what the pass did to stderr">,
+    Option<"verbose", "verbose", "bool", "false",
+           "print every decision to stderr">,
+    Option<"unsafeIgnoreWAR", "unsafe-ignore-war", "bool", "false",
+           "TEST ONLY: a deliberately broken scheduler that ignores WAR "
+           "dependences; the legality checks must refuse what it proposes">
+  ];
+}
+
 #endif // ASMEVO_PASSES_TD

@@ -1,0 +1,223 @@
+//===- Schedule.cpp - Latency-aware list scheduling inside blocks ---------===//
+
+#include "Schedule.h"
+#include "RewriteUtils.h"
+#include "WaitPlanner.h"
+
+#include "asmevo/Passes/Passes.h"
+
+#include "llvm/MC/MCInstrDesc.h"
+#include "llvm/MC/MCSchedule.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+
+namespace asmevo {
+#define GEN_PASS_DEF_SCHEDULE
+#include "asmevo/Passes/Passes.h.inc"
+} // namespace asmevo
+
+using namespace mlir;
+using namespace asmevo;
+using namespace asmevo::amdgcn;
+
+unsigned sched::latencyOf(InstInfoCache &C, const InstInfo &I) {
+  if (!I.D || I.Kind != OpKind::Inst)
+    return 1;
+  TargetInfo &TI = C.target();
+  const llvm::MCSchedModel &SM = TI.subtarget().getSchedModel();
+  int Lat = SM.computeInstrLatency(TI.subtarget(),
+                                   TI.desc(I.Opcode).getSchedClass());
+  if (Lat <= 0)
+    return 1;
+  // MFMA latencies of the model are passes; a pass is 4 cycles, like the
+  // issue of one VALU op in this model's unit.
+  return unsigned(Lat);
+}
+
+namespace {
+/// Latency an edge imposes between the issue of its source and its target.
+unsigned edgeLatency(const DependenceGraph &G, DependenceGraph::Edge E,
+                     InstInfoCache &C) {
+  const DepEdge &D = G.graph()[E];
+  switch (D.Kind) {
+  case DepKind::RAW:
+  case DepKind::WaitCount:
+    return sched::latencyOf(C, C.get(G.op(boost::source(E, G.graph()))));
+  default:
+    return 0;
+  }
+}
+} // namespace
+
+SmallVector<Operation *>
+sched::listSchedule(ArrayRef<Operation *> Ops, const DependenceGraph &G,
+                    InstInfoCache &C, bool IgnoreWAR) {
+  const auto &Gr = G.graph();
+  unsigned N = Ops.size();
+  auto Counts = [&](DependenceGraph::Edge E) {
+    return !(IgnoreWAR && Gr[E].Kind == DepKind::WAR);
+  };
+  // Critical path to the end of the block (vertices are in program order
+  // and edges go forward).
+  std::vector<unsigned> Prio(N, 1);
+  for (int V = int(N) - 1; V >= 0; --V)
+    for (auto [It, End] = boost::out_edges(V, Gr); It != End; ++It)
+      if (Counts(*It))
+        Prio[V] = std::max(Prio[V], edgeLatency(G, *It, C) + 1 +
+                                        Prio[boost::target(*It, Gr)]);
+  std::vector<unsigned> Missing(N, 0), Earliest(N, 0), Start(N, 0);
+  for (unsigned V = 0; V < N; ++V)
+    for (auto [It, End] = boost::in_edges(V, Gr); It != End; ++It)
+      if (Counts(*It))
+        ++Missing[V];
+  std::vector<bool> Done(N, false);
+  SmallVector<Operation *> Order;
+  unsigned T = 0;
+  for (unsigned Step = 0; Step < N; ++Step) {
+    int Best = -1;
+    unsigned MinEarliest = ~0u;
+    for (unsigned V = 0; V < N; ++V) {
+      if (Done[V] || Missing[V])
+        continue;
+      MinEarliest = std::min(MinEarliest, Earliest[V]);
+      if (Earliest[V] > T)
+        continue;
+      if (Best < 0 || Prio[V] > Prio[Best])
+        Best = int(V);
+    }
+    if (Best < 0) {
+      // Nothing can issue now: advance to the first op that can.
+      T = MinEarliest;
+      for (unsigned V = 0; V < N; ++V)
+        if (!Done[V] && !Missing[V] && Earliest[V] <= T &&
+            (Best < 0 || Prio[V] > Prio[Best]))
+          Best = int(V);
+    }
+    assert(Best >= 0 && "dependence cycle in a block graph");
+    Done[Best] = true;
+    Start[Best] = std::max(T, Earliest[Best]);
+    T = Start[Best] + 1;
+    Order.push_back(G.op(unsigned(Best)));
+    for (auto [It, End] = boost::out_edges(Best, Gr); It != End; ++It) {
+      if (!Counts(*It))
+        continue;
+      unsigned W = boost::target(*It, Gr);
+      --Missing[W];
+      Earliest[W] =
+          std::max(Earliest[W], Start[Best] + edgeLatency(G, *It, C));
+    }
+  }
+  return Order;
+}
+
+unsigned sched::estimateCycles(ArrayRef<Operation *> Order,
+                               const DependenceGraph &G, InstInfoCache &C) {
+  const auto &Gr = G.graph();
+  std::vector<unsigned> Start(G.size(), 0);
+  std::vector<bool> Placed(G.size(), false);
+  unsigned T = 0;
+  for (Operation *Op : Order) {
+    int V = G.vertexOf(Op);
+    if (V < 0)
+      continue;
+    unsigned S = T;
+    for (auto [It, End] = boost::in_edges(V, Gr); It != End; ++It) {
+      unsigned U = boost::source(*It, Gr);
+      if (Placed[U])
+        S = std::max(S, Start[U] + edgeLatency(G, *It, C));
+    }
+    Start[V] = S;
+    Placed[V] = true;
+    T = S + 1;
+  }
+  return T;
+}
+
+namespace {
+struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    rewrite::Summary S;
+    S.Pass = "amdgcn-schedule";
+    SmallVector<Operation *> Fns;
+    rewrite::editableFunctions(getOperation(), Fns);
+    for (Operation *Fn : Fns)
+      scheduleFunction(Fn, S);
+    if (summary)
+      S.print(llvm::errs());
+  }
+
+  /// Drops the function's waits and the s_nops of the blocks it reorders,
+  /// reorders, plans the waits again (amdgcn-waitcnt-relax's planner) and
+  /// puts back the wait states hazards need; all in one transaction.
+  void scheduleFunction(Operation *Fn, rewrite::Summary &S) {
+    Legality L(Fn);
+    InstInfoCache &C = L.cache();
+    Legality::Transaction T(L);
+    Fn->walk([&](Operation *Op) {
+      if (waits::isRelaxable(Op))
+        T.erase(Op);
+    });
+    unsigned Blocks = 0;
+    long Saved = 0;
+    Block *Entry = &Fn->getRegion(0).front();
+    for (Block &B : Fn->getRegion(0)) {
+      if (&B != Entry && B.hasNoPredecessors())
+        continue; // alignment padding
+      SmallVector<Operation *> Ops, Nops;
+      bool Skip = false;
+      for (Operation &Op : B) {
+        const InstInfo &I = C.get(&Op);
+        if (I.Kind == OpKind::Raw)
+          Skip = true;
+        if (I.IsTerminator)
+          continue;
+        (I.Kind == OpKind::Nop ? Nops : Ops).push_back(&Op);
+      }
+      if (Skip || Ops.size() < 3)
+        continue;
+      DependenceGraph::Options O;
+      O.Hazards = false;
+      DependenceGraph G(Ops, C, /*EntryState=*/nullptr, O);
+      SmallVector<Operation *> Order =
+          sched::listSchedule(Ops, G, C, unsafeIgnoreWAR);
+      if (llvm::equal(Order, Ops))
+        continue;
+      unsigned Old = sched::estimateCycles(Ops, G, C);
+      unsigned New = sched::estimateCycles(Order, G, C);
+      if (!unsafeIgnoreWAR && New >= Old)
+        continue;
+      for (Operation *N : Nops)
+        T.erase(N);
+      Operation *Term = &B.back();
+      for (Operation *Op : Order)
+        T.moveBefore(Op, Term);
+      ++Blocks;
+      Saved += long(Old) - long(New);
+      if (verbose)
+        llvm::errs() << "amdgcn-schedule: " << rewrite::functionName(Fn)
+                     << ": block of " << Ops.size() << " ops: " << Old
+                     << " -> " << New << " modelled cycles\n";
+    }
+    if (!Blocks) {
+      T.rollback();
+      return;
+    }
+    auto Need = waits::plan(L, Fn);
+    waits::materialize(T, L, Fn, Need, /*Verbose=*/false);
+    T.insertNopsForHazards();
+    Verdict V = T.commit();
+    if (!V) {
+      ++S.Refused;
+      if (verbose || unsafeIgnoreWAR)
+        llvm::errs() << "amdgcn-schedule: " << rewrite::functionName(Fn)
+                     << " refused: " << verdictKindName(V.K) << ": "
+                     << V.Reason << "\n";
+      return;
+    }
+    ++S.FunctionsChanged;
+    S.add("blocks rescheduled", Blocks);
+    S.add("modelled cycles saved", Saved);
+  }
+};
+} // namespace

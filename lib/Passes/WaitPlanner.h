@@ -1,0 +1,42 @@
+//===- WaitPlanner.h - Where s_waitcnt must go, and with what counts ------===//
+//
+// The planning half of amdgcn-waitcnt-relax, shared with amdgcn-schedule
+// (which drops the waits of the blocks it reorders and plans them again).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ASMEVO_LIB_PASSES_WAITPLANNER_H
+#define ASMEVO_LIB_PASSES_WAITPLANNER_H
+
+#include "asmevo/Analysis/Legality.h"
+
+#include <array>
+
+namespace asmevo::waits {
+
+using Counts = std::array<unsigned, NumCounters>;
+
+/// Waits written as plain counts (no bits outside the three counters).
+bool isRelaxable(mlir::Operation *Op);
+
+/// For each op of Fn's current IR, the loosest counts that must be waited
+/// for right before it: the memory ops in flight whose results it reads or
+/// overwrites, and at fences (sync ops) every op the baseline of L had
+/// completed there. Relaxable waits are ignored (they are to be replaced);
+/// other waits count as written.
+llvm::DenseMap<mlir::Operation *, Counts> plan(Legality &L,
+                                               mlir::Operation *Fn);
+
+struct Stats {
+  unsigned Before = 0, Kept = 0, Inserted = 0;
+};
+/// Stages the plan in T: relaxable waits still in Fn are erased unless one
+/// sits right before an op that needs exactly its counts; planned waits
+/// are inserted right before their ops.
+Stats materialize(Legality::Transaction &T, Legality &L, mlir::Operation *Fn,
+                  const llvm::DenseMap<mlir::Operation *, Counts> &Need,
+                  bool Verbose);
+
+} // namespace asmevo::waits
+
+#endif // ASMEVO_LIB_PASSES_WAITPLANNER_H

@@ -1,0 +1,53 @@
+// amdgcn-schedule: latency-aware list scheduling inside blocks; waits are
+// planned again for the new order, s_nops put back where hazards need them.
+// RUN: asmevo-opt %s --pipeline='amdgcn-schedule{summary=1}' -o - 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=SUMMARY < %t.err
+//
+// The deliberately broken variant ignores WAR dependences; the legality
+// checks refuse what it proposes and the code stays as it was.
+// RUN: asmevo-opt %s --pipeline='amdgcn-schedule{unsafe-ignore-war=1}' -o - 2>%t.war | FileCheck %s --check-prefix=WRONG
+// RUN: FileCheck %s --check-prefix=WRONGERR < %t.war
+
+amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
+  // CHECK-LABEL: amdgcn.kernel @load_early
+  amdgcn.kernel @load_early attributes {descriptor = {}} {
+    // The load (80 cycles) issues first, the independent ALU work fills the
+    // wait, the wait and the consumer come last.
+    // CHECK: global_load_dword "v0, v[6:7], off"
+    // CHECK-NEXT: v_add_u32_e32 "v1, v2, v3"
+    // CHECK-NEXT: v_add_u32_e32 "v4, v2, v3"
+    // CHECK-NEXT: amdgcn.s_waitcnt vmcnt(0)
+    // CHECK-NEXT: v_add_u32_e32 "v5, v0, v1"
+    amdgcn.inst [0x0] v_add_u32_e32 "v1, v2, v3"
+    amdgcn.inst [0x4] v_add_u32_e32 "v4, v2, v3"
+    amdgcn.inst [0x8] global_load_dword "v0, v[6:7], off"
+    amdgcn.s_waitcnt [0x10] vmcnt(0)
+    amdgcn.inst [0x14] v_add_u32_e32 "v5, v0, v1"
+    amdgcn.inst [0x18] global_store_dword "v[6:7], v5, off"
+    amdgcn.inst [0x20] global_store_dword "v[8:9], v4, off"
+    amdgcn.s_endpgm [0x28]
+  }
+
+  // CHECK-LABEL: amdgcn.kernel @war
+  // WRONG-LABEL: amdgcn.kernel @war
+  amdgcn.kernel @war attributes {descriptor = {}} {
+    // The load overwrites v0, which the add still reads: it cannot go
+    // first. The correct scheduler keeps the order.
+    // CHECK: v_add_u32_e32 "v1, v0, v0"
+    // CHECK-NEXT: global_load_dword "v0, v[6:7], off"
+    // WRONG: amdgcn.inst [0x0] v_add_u32_e32 "v1, v0, v0"
+    // WRONG-NEXT: amdgcn.inst [0x4] global_load_dword "v0, v[6:7], off"
+    // WRONG-NEXT: amdgcn.inst [0xc] v_mul_lo_u32 "v10, v11, v12"
+    amdgcn.inst [0x0] v_add_u32_e32 "v1, v0, v0"
+    amdgcn.inst [0x4] global_load_dword "v0, v[6:7], off"
+    amdgcn.inst [0xc] v_mul_lo_u32 "v10, v11, v12"
+    amdgcn.s_waitcnt [0x14] vmcnt(0)
+    amdgcn.inst [0x18] global_store_dword "v[6:7], v0, off"
+    amdgcn.inst [0x20] global_store_dword "v[8:9], v1, off"
+    amdgcn.inst [0x28] global_store_dword "v[8:9], v10, off"
+    amdgcn.s_endpgm [0x30]
+  }
+}
+
+// SUMMARY: amdgcn-schedule: 1 function(s) changed, blocks rescheduled 1
+// WRONGERR: amdgcn-schedule: @war refused: dependence: dependence reversed: WAR on v0: [0x0] v_add_u32_e32 v1, v0, v0 must stay before [0x4] global_load_dword v0, v[6:7], off
