@@ -16,6 +16,7 @@
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Emu/CostModel.h"
 #include "asmevo/Emu/Emulator.h"
+#include "asmevo/MC/TargetInfo.h"
 #include "asmevo/Verify/Spec.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -23,6 +24,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
 
 using namespace llvm;
 using namespace asmevo;
@@ -46,6 +49,38 @@ static cl::opt<unsigned> EmuThreads("emu-threads", cl::init(0),
 static cl::opt<uint64_t> Budget("budget", cl::init(1ull << 28),
                                 cl::desc("wave-instructions per wave"));
 static cl::opt<bool> Quiet("quiet", cl::desc("print only the time line"));
+
+/// Static instructions of a kernel's code (zero padding words skipped);
+/// 0 when the code size is unknown.
+static uint64_t kernelInstructions(const CodeObject &CO, const KernelInfo &K) {
+  if (!K.CodeSize)
+    return 0;
+  auto TI = TargetInfo::get(CO.cpu(), CO.features());
+  auto Bytes = CO.bytesAt(K.CodeAddr, K.CodeSize);
+  if (!TI || !Bytes) {
+    if (!TI)
+      consumeError(TI.takeError());
+    if (!Bytes)
+      consumeError(Bytes.takeError());
+    return 0;
+  }
+  ArrayRef<uint8_t> B = *Bytes;
+  uint64_t N = 0;
+  for (size_t Off = 0; Off + 4 <= B.size();) {
+    uint32_t W;
+    std::memcpy(&W, B.data() + Off, 4);
+    if (W == 0) {
+      Off += 4;
+      continue;
+    }
+    const DecodedInst *D = (*TI)->decode(B.drop_front(Off));
+    if (!D)
+      break;
+    ++N;
+    Off += D->Size;
+  }
+  return N;
+}
 
 static int usage(const Twine &Msg) {
   errs() << "asmevo-profile: " << Msg << "\n";
@@ -118,6 +153,13 @@ int main(int argc, char **argv) {
   }
   if (!JsonOut.empty()) {
     std::string J = timingJson(R, W, KernelName);
+    // Static size and host cost of this run, for bench/run-suite.
+    if (J.size() > 2 && J.front() == '{')
+      J = formatv("{{\n  \"kernel_instructions\": {0},\n  "
+                  "\"wave_instructions\": {1},\n  \"host_seconds\": {2},{3}",
+                  kernelInstructions(**CO, *K), RR.WaveInstructions,
+                  RR.Seconds, J.substr(1))
+              .str();
     if (JsonOnly) {
       outs() << J << "\n";
     } else {
