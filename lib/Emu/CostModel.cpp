@@ -266,6 +266,11 @@ void printHotWindows(raw_ostream &OS, const TimingResult &R,
                      const std::vector<HotWindow> &W) {
   uint64_t All = R.modelledWaveCycles();
   unsigned N = 0;
+  if (!W.empty())
+    OS << formatv("(executed: wave-instructions of the whole dispatch; "
+                  "cycles: modelled wave-cycles on the {0} modelled CUs, "
+                  "{1} of {2} workgroups)\n",
+                  R.ModelledCUs, R.ModelledWorkgroups, R.Workgroups);
   for (const HotWindow &H : W) {
     OS << formatv("hot window {0}: offsets {1:x}-{2:x} ({3} "
                   "instructions), {4:f1}% of modelled cycles, main: {5}\n",

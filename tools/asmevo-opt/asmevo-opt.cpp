@@ -2,7 +2,11 @@
 //
 // asmevo-opt IN [-o OUT] [--pipeline=...] [--emit=mlir|asm|obj]
 // asmevo-opt IN --roundtrip-check
+// asmevo-opt IN [--pipeline=...] --profile --spec S.json [--kernel K]
 //
+// --profile (docs/cost-model.md): runs the (rewritten) code object's kernel
+// on the emulator in timing mode and prints its modelled time and hot
+// windows; --profile-json writes them as JSON.
 // IN is an AMDGPU code object or an .mlir file in the amdgcn dialect.
 //
 //===----------------------------------------------------------------------===//
@@ -11,8 +15,11 @@
 #include "asmevo/CodeObject/Compare.h"
 #include "asmevo/CodeObject/Emit.h"
 #include "asmevo/CodeObject/Recover.h"
+#include "asmevo/Emu/CostModel.h"
+#include "asmevo/Emu/Emulator.h"
 #include "asmevo/IR/AMDGCN.h"
 #include "asmevo/Passes/Passes.h"
+#include "asmevo/Verify/Spec.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -25,6 +32,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/WithColor.h"
@@ -207,6 +215,105 @@ static int roundtripCheck(mlir::MLIRContext &Ctx) {
   return Diffs.empty() ? 0 : 1;
 }
 
+//===----------------------------------------------------------------------===//
+// --profile: modelled timing and hot windows (lib/Emu cost model)
+//===----------------------------------------------------------------------===//
+
+static cl::opt<bool> Profile(
+    "profile",
+    cl::desc("Run the kernel (after the pipeline) on the emulator in timing "
+             "mode and print its modelled time and hot windows (needs "
+             "--spec); no code object is written unless -o is given"),
+    cl::cat(Cat));
+static cl::opt<std::string> ProfileSpec("spec",
+                                        cl::desc("--profile: dispatch spec"),
+                                        cl::value_desc("file"), cl::cat(Cat));
+static cl::opt<std::string>
+    ProfileKernel("kernel",
+                  cl::desc("--profile: kernel (default: the only kernel)"),
+                  cl::cat(Cat));
+static cl::opt<std::string>
+    ProfileJson("profile-json",
+                cl::desc("--profile: also write the report as JSON"),
+                cl::value_desc("file"), cl::cat(Cat));
+static cl::opt<std::string>
+    ProfileDevice("device",
+                  cl::desc("--profile: mi300x, mi308x or mi250x (default: "
+                           "from the target)"),
+                  cl::cat(Cat));
+static cl::opt<unsigned> ProfileHot("hot", cl::init(5),
+                                    cl::desc("--profile: hot windows"),
+                                    cl::cat(Cat));
+
+/// Emits Op, runs the kernel with the spec in timing mode and reports.
+static int profileCodeObject(amdgcn::CodeObjectOp Op) {
+  using namespace asmevo::emu;
+  if (ProfileSpec.empty())
+    return fail("--profile needs --spec S.json");
+  auto Bytes = emitCodeObject(Op);
+  if (!Bytes)
+    return fail("emission failed: " + toString(Bytes.takeError()));
+  auto CO = CodeObject::parse(
+      MemoryBuffer::getMemBufferCopy(
+          StringRef(reinterpret_cast<const char *>(Bytes->data()),
+                    Bytes->size())),
+      InputFile);
+  if (!CO)
+    return fail(toString(CO.takeError()));
+  const KernelInfo *K = nullptr;
+  if (!ProfileKernel.empty()) {
+    K = (*CO)->kernel(ProfileKernel);
+    if (!K)
+      return fail("no kernel '" + ProfileKernel + "'");
+  } else if ((*CO)->kernels().size() == 1) {
+    K = &(*CO)->kernels()[0];
+  } else {
+    return fail("the code object has several kernels: use --kernel");
+  }
+  auto Spec = verify::loadSpec(ProfileSpec, *K);
+  if (!Spec)
+    return fail(toString(Spec.takeError()));
+  auto Emu = Emulator::create(**CO);
+  if (!Emu)
+    return fail(toString(Emu.takeError()));
+  Memory Mem;
+  if (Error E = (*Emu)->mapCodeObject(Mem))
+    return fail(toString(std::move(E)));
+  if (Error E = verify::mapSpecBuffers(*Spec, Mem))
+    return fail(toString(std::move(E)));
+  TimingRequest Req;
+  Req.Device = DeviceModel::forTarget((*CO)->cpu());
+  if (!ProfileDevice.empty()) {
+    auto D = DeviceModel::preset(ProfileDevice);
+    if (!D)
+      return fail("unknown device '" + ProfileDevice + "'");
+    Req.Device = *D;
+  }
+  RunOptions RO;
+  RO.Timing = &Req;
+  RunResult RR = (*Emu)->run(*K, Spec->Launch, Mem, RO);
+  if (!RR.ok()) {
+    WithColor::error(errs(), "asmevo-opt") << RR.Message << "\n";
+    return 1;
+  }
+  HotWindowOptions HO;
+  HO.MaxWindows = ProfileHot;
+  std::vector<HotWindow> W = findHotWindows(Req.Result, HO);
+  raw_ostream &OS = OutputFile == "-" ? errs() : outs();
+  OS << InputFile << " " << K->Name
+     << (Pipeline.empty() ? "" : " after --pipeline=" + Pipeline) << "\n";
+  printTimingSummary(OS, Req.Result);
+  printHotWindows(OS, Req.Result, W);
+  if (!ProfileJson.empty()) {
+    std::error_code EC;
+    raw_fd_ostream J(ProfileJson, EC);
+    if (EC)
+      return fail("cannot write " + ProfileJson + ": " + EC.message());
+    J << timingJson(Req.Result, W, K->Name) << "\n";
+  }
+  return Req.Result.Valid ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   registerAsmevoPasses();
@@ -249,6 +356,12 @@ int main(int argc, char **argv) {
       return fail("invalid --pipeline '" + Pipeline + "': " + Err);
     if (failed(PM.run(*Op)))
       return fail("pass pipeline failed on " + InputFile);
+  }
+
+  if (Profile) { // modelled timing and hot windows (see above)
+    int RC = profileCodeObject(*Op);
+    if (RC || OutputFile.empty())
+      return RC;
   }
 
   EmitKind Kind = Emit;
