@@ -794,6 +794,8 @@ static void initWave(Wave &W, const DispatchPlan &P, Workgroup &WG,
   W.Id = WaveId;
   W.WG = &WG;
   W.St = Wave::Running;
+  if (W.C && W.C->Sh->Mem->Obs) // verification hook (VerifyHooks.cpp)
+    poisonInitialState(W, K);
 }
 
 Error Emulator::mapCodeObject(Memory &Mem) const {

@@ -376,6 +376,9 @@ inline uint64_t asU64(double F) {
 // approximate opcode.
 void approxHookBefore(Wave &W, const Inst &I);
 void approxHookAfter(Wave &W, const Inst &I);
+// Memory::Observer::poisonSeed: undefined initial state (registers beyond
+// the NumInitSgprs ABI SGPRs and v0 of active lanes, LDS, private memory).
+void poisonInitialState(Wave &W, unsigned NumInitSgprs);
 
 // Memory access helpers (Mem.cpp). Return false after failing the wave.
 bool globalAccess(Wave &W, const Inst &I, unsigned Lane, uint64_t Addr,

@@ -105,5 +105,36 @@ void approxHookAfter(Wave &W, const Inst &I) {
     R[L] ^= C.ApproxMask[L];
 }
 
+void poisonInitialState(Wave &W, unsigned NumInitSgprs) {
+  uint64_t Seed = W.C->Sh->Mem->Obs->poisonSeed();
+  if (!Seed)
+    return;
+  uint64_t H = mix(mix(Seed, W.C->WgLinear), W.Id);
+  auto next = [&H]() {
+    H = mix(H, 0x632be59bd9b4e019ull);
+    return uint32_t(H >> 16);
+  };
+  // SGPRs the ABI does not set; EXEC, flat_scratch, xnack_mask and the
+  // trap temporaries keep their values.
+  for (unsigned R = NumInitSgprs; R < 102; ++R)
+    W.S[R] = next();
+  W.S[SVccLo] = next();
+  W.S[SVccHi] = next();
+  W.S[SM0] = next();
+  uint64_t Exec = W.exec();
+  for (unsigned R = 0; R < W.NumV; ++R)
+    for (unsigned L = 0; L < 64; ++L)
+      if (R || !(Exec >> L & 1))
+        W.vreg(R)[L] = next();
+  for (unsigned R = 0; R < W.NumA; ++R)
+    for (unsigned L = 0; L < 64; ++L)
+      W.areg(R)[L] = next();
+  for (uint8_t &B : W.Priv)
+    B = uint8_t(next());
+  if (W.Id == 0) // the first wave of the workgroup: its LDS
+    for (uint8_t &B : W.WG->Lds)
+      B = uint8_t(next());
+}
+
 } // namespace emu
 } // namespace asmevo

@@ -101,6 +101,11 @@ public:
     /// approximate functions; return 0 to keep the emulator's value.
     virtual uint32_t approx(uint64_t WorkgroupLinear, unsigned Wave,
                             unsigned Lane, uint64_t Key) = 0;
+    /// Non-zero: registers, LDS and private memory that the dispatch ABI
+    /// leaves undefined start with pseudo-random values derived from this
+    /// seed (workgroup and wave), not zero, so a kernel that reads them
+    /// sees what hardware could give it.
+    virtual uint64_t poisonSeed() { return 0; }
   };
   Observer *Obs = nullptr;
 
