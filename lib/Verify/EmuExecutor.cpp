@@ -67,7 +67,9 @@ uint64_t mix64(uint64_t X) {
 /// are plain lookups (no region is mapped during the run).
 class RunObserver : public emu::Memory::Observer {
 public:
-  RunObserver(ApproxLog *Log, uint64_t Salt) : Log(Log), Salt(Salt) {}
+  RunObserver(ApproxLog *Log, uint64_t Salt, uint64_t Poison)
+      : Log(Log), Salt(Salt), Poison(Poison) {}
+  uint64_t poisonSeed() override { return Poison; }
   emu::Region *access(emu::Memory &M, uint64_t Addr, uint64_t Len,
                       bool) override {
     return M.find(Addr, Len);
@@ -86,7 +88,7 @@ public:
 
 private:
   ApproxLog *Log;
-  uint64_t Salt;
+  uint64_t Salt, Poison;
   std::mutex Mu;
 };
 
@@ -158,8 +160,9 @@ public:
                     std::min<size_t>(R.Data.size(), R.Size));
     }
     ExecResult Res;
-    RunObserver Obs(Opts.LogApprox ? &Res.Approx : nullptr, Opts.ApproxSalt);
-    if (Opts.LogApprox || Opts.ApproxSalt)
+    RunObserver Obs(Opts.LogApprox ? &Res.Approx : nullptr, Opts.ApproxSalt,
+                    Opts.PoisonSeed);
+    if (Opts.LogApprox || Opts.ApproxSalt || Opts.PoisonSeed)
       Mem.Obs = &Obs;
     emu::RunOptions RO;
     RO.Threads = Opts.Threads;

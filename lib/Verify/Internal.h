@@ -25,16 +25,19 @@ enum class Pattern : uint8_t {
   Bits,     // uniform random bits (NaNs with payloads, denormals, ...)
   Floats64, // f64 values in [-4, 4) with 1/8 edge values
   Halves,   // f16 values in [-4, 4) with 1/8 edge values
+  Harvest,  // constants of the kernel's code and their neighbours, f32 mix
 };
-constexpr unsigned NumPatterns = 5;
+constexpr unsigned NumPatterns = 6;
 const char *patternName(Pattern P);
 
 /// Deterministic contents: the 8-byte word at signed word index W of stream
 /// (Seed, Stream) under pattern P.
-uint64_t fillWord(Pattern P, uint64_t Seed, uint64_t Stream, int64_t W);
+/// Harvest draws from Consts (32-bit values).
+uint64_t fillWord(Pattern P, uint64_t Seed, uint64_t Stream, int64_t W,
+                  llvm::ArrayRef<uint32_t> Consts = {});
 /// Bytes [Off, Off+N) (relative, signed) of that stream.
 void fillBytes(Pattern P, uint64_t Seed, uint64_t Stream, int64_t Off,
-               uint8_t *Out, size_t N);
+               uint8_t *Out, size_t N, llvm::ArrayRef<uint32_t> Consts = {});
 
 /// Tier-1 address layout: pointer argument I's arena and pointer.
 constexpr uint64_t ArenaStart = 0x100000000000ull;

@@ -108,8 +108,10 @@ struct Reference::Impl {
   std::optional<Evidence> Undecidable;
   std::map<uint64_t, uint64_t> Coverage;
 
-  ExecOptions execOptions(uint64_t Salt, uint64_t Budget, bool Profile) const {
+  ExecOptions execOptions(const TestInput &In, uint64_t Salt, uint64_t Budget,
+                          bool Profile) const {
     ExecOptions E;
+    E.PoisonSeed = In.PoisonSeed;
     E.Threads = 1;
     E.Budget = Budget;
     E.ApproxSalt = Salt;
@@ -149,6 +151,7 @@ static Expected<TestInput> specInput(const KernelInfo &K, StringRef Path,
     return S.takeError();
   TestInput In;
   In.From = TestInput::Spec;
+  In.PoisonSeed = 0x5bec0000ull ^ std::hash<std::string>()(Path.str());
   In.Name = "spec " + Path.str();
   In.Image.Kernel = K.Name;
   In.Image.Launch = S->Launch;
@@ -205,6 +208,7 @@ static Expected<TestInput> captureInput(const CodeObject &K0Obj,
         (Path + ": K0 has no kernel '" + C->Kernel + "'").str());
   TestInput In;
   In.From = TestInput::Capture;
+  In.PoisonSeed = 0xca970000ull ^ std::hash<std::string>()(Path.str());
   In.Name = "capture " + Path.str();
   In.Image.Kernel = C->Kernel;
   In.Image.Launch.Workgroups = C->Workgroups;
@@ -317,7 +321,7 @@ Reference::create(ArrayRef<uint8_t> K0Bytes, StringRef Kernel,
   std::vector<TestInput> Kept;
   for (TestInput &In : I.Inputs) {
     In.Image.CodeObject = I.K0Bytes;
-    auto R = I.Exec->run(In.Image, I.execOptions(0, Opts.Budget, true));
+    auto R = I.Exec->run(In.Image, I.execOptions(In, 0, Opts.Budget, true));
     if (!R) {
       if (In.From == TestInput::Synthesized) {
         I.Notes.push_back("dropped " + In.Name + ": " + toString(R.takeError()));
@@ -376,7 +380,7 @@ Reference::create(ArrayRef<uint8_t> K0Bytes, StringRef Kernel,
     }
     ExecResult Salted;
     if (R->Approx.Total) {
-      auto S = I.Exec->run(In.Image, I.execOptions(Opts.PerturbSalt, Opts.Budget, false));
+      auto S = I.Exec->run(In.Image, I.execOptions(In, Opts.PerturbSalt, Opts.Budget, false));
       if (!S || !S->ok()) {
         std::string M = S ? S->Message : toString(S.takeError());
         I.Notes.push_back("dropped " + In.Name +
@@ -504,7 +508,7 @@ VerdictResult Reference::check(ArrayRef<uint8_t> K1Bytes) {
     uint64_t K1Budget = std::min<uint64_t>(
         2 * I.Opts.Budget, 4 * I.R0[J].WaveInstructions + 65536);
     auto runK1 = [&](uint64_t Salt) -> std::optional<ExecResult> {
-      auto R = I.Exec->run(In.Image, I.execOptions(Salt, K1Budget, false));
+      auto R = I.Exec->run(In.Image, I.execOptions(In, Salt, K1Budget, false));
       if (!R) {
         VR.V = Verdict::NotEquivalent;
         VR.Why = Evidence{In.Name, "K1 cannot be run: " + toString(R.takeError()), ""};

@@ -26,7 +26,12 @@
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Emu/Emulator.h"
 
+#include "asmevo/MC/TargetInfo.h"
+
+#include "llvm/MC/MCInstrDesc.h"
+#include "llvm/MC/MCInstrInfo.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <set>
 
 #include <cmath>
 #include <limits>
@@ -49,6 +54,7 @@ const char *patternName(Pattern P) {
   case Pattern::Bits: return "random bits";
   case Pattern::Floats64: return "f64 values";
   case Pattern::Halves: return "f16 values";
+  case Pattern::Harvest: return "code constants";
   }
   return "?";
 }
@@ -71,18 +77,36 @@ static const int32_t EdgeI32[] = {0,   -1,     1,     0x7fffffff, INT32_MIN,
 static uint32_t f32Value(uint64_t H) {
   if ((H & 7) == 0)
     return EdgeF32[(H >> 3) % std::size(EdgeF32)];
+  if ((H & 7) >= 5) { // log-uniform magnitude 2^-24 .. 2^24, either sign
+    float F = std::ldexp(1.0f + float((H >> 20) & 0xfffff) / float(1 << 20),
+                         int((H >> 8) % 49) - 24);
+    if (H >> 63)
+      F = -F;
+    uint32_t U;
+    std::memcpy(&U, &F, 4);
+    return U;
+  }
   float F = float(int64_t(H >> 11) % (1 << 22)) / float(1 << 20); // [-4,4)
   uint32_t U;
   std::memcpy(&U, &F, 4);
   return U;
 }
 
-uint64_t fillWord(Pattern P, uint64_t Seed, uint64_t Stream, int64_t W) {
+uint64_t fillWord(Pattern P, uint64_t Seed, uint64_t Stream, int64_t W,
+                  ArrayRef<uint32_t> Consts) {
   uint64_t H = mix64(Seed * 0x100000001b3ull ^ mix64(Stream) ^
                      mix64(uint64_t(W) + 0x51ed270b));
   switch (P) {
   case Pattern::Bits:
     return H;
+  case Pattern::Harvest: {
+    auto one = [&](uint64_t X) -> uint32_t {
+      if (Consts.empty() || (X & 3) == 0)
+        return f32Value(X >> 2);
+      return Consts[(X >> 2) % Consts.size()];
+    };
+    return uint64_t(one(H)) | uint64_t(one(mix64(H))) << 32;
+  }
   case Pattern::Floats32:
     return uint64_t(f32Value(H)) | uint64_t(f32Value(mix64(H))) << 32;
   case Pattern::SmallInts: {
@@ -121,13 +145,13 @@ uint64_t fillWord(Pattern P, uint64_t Seed, uint64_t Stream, int64_t W) {
 }
 
 void fillBytes(Pattern P, uint64_t Seed, uint64_t Stream, int64_t Off,
-               uint8_t *Out, size_t N) {
+               uint8_t *Out, size_t N, ArrayRef<uint32_t> Consts) {
   size_t Done = 0;
   while (Done < N) {
     int64_t O = Off + int64_t(Done);
     int64_t W = O >= 0 ? O / 8 : -((-O + 7) / 8);
     unsigned In = unsigned(O - W * 8);
-    uint64_t V = fillWord(P, Seed, Stream, W);
+    uint64_t V = fillWord(P, Seed, Stream, W, Consts);
     size_t Take = std::min<size_t>(8 - In, N - Done);
     std::memcpy(Out + Done, reinterpret_cast<uint8_t *>(&V) + In, Take);
     Done += Take;
@@ -236,17 +260,20 @@ std::vector<Shape> launchShapes(const KernelInfo &K, unsigned Max) {
   } else if (TidDims == 0) {
     B1 = fit({64, 1, 1});
     B2 = fit({256, 1, 1});
-    B3 = fit({MaxFlat >= 100 ? 100u : std::max(1u, MaxFlat - 1), 1, 1});
+    B3 = fit({MaxFlat >= 97 ? 97u : std::max(1u, MaxFlat - 1), 1, 1});
   } else {
     uint32_t Z = TidDims >= 2 ? 2 : 1;
     B1 = fit({8, 8, 1});
     B2 = fit({16, 8, Z});
     B3 = fit({13, 5, TidDims >= 2 ? 3u : 1u});
   }
+  // Grids are 3-D in some shapes even when the kernel reads only the x
+  // workgroup id, so hidden_block_count_x/y/z all differ and a candidate
+  // that confuses them shows it.
   S.push_back({{1, 1, 1}, B1});
-  S.push_back({{3, GY, GZ}, B2});
-  S.push_back({{2, GY > 1 ? 3u : 1u, 1}, B3});
-  S.push_back({{9, GY, 1}, B1});
+  S.push_back({{3, 2, GZ}, B2});
+  S.push_back({{2, 3, 1}, B3});
+  S.push_back({{2, GY > 1 ? 2u : 1u, 5}, B1});
   if (S.size() > Max)
     S.resize(std::max(1u, Max));
   return S;
@@ -261,14 +288,16 @@ struct ArenaFill {
   uint64_t Base, Pointer;
   Pattern P;
   uint64_t Seed, Stream;
+  ArrayRef<uint32_t> Consts;
 };
 
 constexpr uint64_t Chunk = 64 * 1024;
 
 class Discovery : public emu::Memory::Observer {
 public:
-  Discovery(ArrayRef<ArenaFill> Arenas, uint64_t Max)
-      : Arenas(Arenas), Max(Max) {}
+  Discovery(ArrayRef<ArenaFill> Arenas, uint64_t Max, uint64_t Poison)
+      : Arenas(Arenas), Max(Max), Poison(Poison) {}
+  uint64_t poisonSeed() override { return Poison; }
 
   struct Bits {
     std::vector<uint64_t> R = std::vector<uint64_t>(Chunk / 64),
@@ -294,7 +323,7 @@ public:
     if (!R)
       return R.takeError();
     fillBytes(A.P, A.Seed, A.Stream, int64_t(Lo - A.Pointer),
-              (*R)->Data.data(), Hi - Lo);
+              (*R)->Data.data(), Hi - Lo, A.Consts);
     Mapped += Hi - Lo;
     return *R;
   }
@@ -347,7 +376,7 @@ public:
 
 private:
   ArrayRef<ArenaFill> Arenas;
-  uint64_t Max;
+  uint64_t Max, Poison;
 };
 
 struct DiscoveryResult {
@@ -385,7 +414,8 @@ intervals(const std::map<uint64_t, Discovery::Bits> &Chunks, uint64_t Base,
 
 DiscoveryResult discover(emu::Emulator &Emu, const KernelInfo &K,
                          const emu::Dispatch &D, ArrayRef<ArenaFill> Arenas,
-                         const Tier1Options &O, bool Profile) {
+                         const Tier1Options &O, bool Profile,
+                         uint64_t Poison) {
   DiscoveryResult Res;
   std::vector<std::pair<uint64_t, uint64_t>> PreMap;
   for (unsigned Attempt = 0; Attempt < 6; ++Attempt) {
@@ -395,7 +425,7 @@ DiscoveryResult discover(emu::Emulator &Emu, const KernelInfo &K,
       Res.RR.Message = toString(std::move(E));
       return Res;
     }
-    Discovery Obs(Arenas, O.MaxFootprint);
+    Discovery Obs(Arenas, O.MaxFootprint, Poison);
     for (auto [Lo, Hi] : PreMap) {
       const ArenaFill *A = Obs.arenaOf(Lo);
       if (!A)
@@ -500,7 +530,7 @@ void buildRegions(TestInput &In, ArrayRef<ArenaFill> Arenas, uint64_t Guard) {
       R.Name = C.size() == 1 ? formatv("arg{0}", A.Arg).str()
                              : formatv("arg{0}[{1}]", A.Arg, J).str();
       R.Data.resize(R.Size);
-      fillBytes(A.P, A.Seed, A.Stream, Lo, R.Data.data(), R.Size);
+      fillBytes(A.P, A.Seed, A.Stream, Lo, R.Data.data(), R.Size, A.Consts);
       In.Image.Regions.push_back(std::move(R));
       guard(Hi, Hi + int64_t(Guard), "after");
     }
@@ -544,6 +574,55 @@ std::string Footprint::str() const {
 // Synthesis
 //===----------------------------------------------------------------------===//
 
+/// Literal operands of the kernel's code (thresholds, magic numbers, masks)
+/// and their neighbours (+-1, +-2, +4 in the bit pattern: the next floats,
+/// off-by-one integers), as data values: inputs at a constant's boundary
+/// tell a kernel from one whose constant moved.
+static std::vector<uint32_t> harvestConstants(const CodeObject &CO,
+                                              const KernelInfo &K) {
+  std::vector<uint32_t> Out;
+  auto TI = TargetInfo::get(CO.cpu() == "gfx9-4-generic" ? "gfx942" : CO.cpu(),
+                            CO.features());
+  if (!TI) {
+    consumeError(TI.takeError());
+    return Out;
+  }
+  const ElfSection *S = CO.sectionAt(K.CodeAddr);
+  if (!S)
+    return Out;
+  uint64_t End = K.CodeSize ? K.CodeAddr + K.CodeSize : S->Addr + S->Size;
+  End = std::min(End, S->Addr + S->Size);
+  auto Bytes = CO.bytesAt(K.CodeAddr, End - K.CodeAddr);
+  if (!Bytes) {
+    consumeError(Bytes.takeError());
+    return Out;
+  }
+  std::set<uint32_t> Seen;
+  for (size_t Off = 0; Off + 4 <= Bytes->size() && Seen.size() < 48;) {
+    const DecodedInst *D = (*TI)->decode(Bytes->drop_front(Off));
+    if (!D) {
+      Off += 4;
+      continue;
+    }
+    Off += D->Size;
+    const MCInstrDesc &Desc = (*TI)->desc(D->Inst.getOpcode());
+    for (unsigned I = Desc.getNumDefs(); I < D->Inst.getNumOperands(); ++I) {
+      const MCOperand &O = D->Inst.getOperand(I);
+      if (!O.isImm() || I >= Desc.getNumOperands() ||
+          Desc.operands()[I].RegClass == -1)
+        continue;
+      uint32_t V = uint32_t(O.getImm());
+      if (int64_t(int32_t(V)) >= -16 && int32_t(V) <= 64)
+        continue; // small integers: the count and small-int patterns
+
+      if (Seen.insert(V).second)
+        for (int64_t Dl : {0, -1, 1, -2, 2, 4})
+          Out.push_back(uint32_t(int64_t(V) + Dl));
+    }
+  }
+  return Out;
+}
+
 static uint64_t wildValue(unsigned Size) {
   switch (Size) {
   case 1: return 0xa5;
@@ -571,6 +650,12 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
     return EmuOr.takeError();
   emu::Emulator &Emu = **EmuOr;
   std::vector<Shape> Shapes = launchShapes(K, O.MaxShapes);
+  std::vector<uint32_t> Consts = harvestConstants(CO, K);
+  if (!Consts.empty())
+    Notes.push_back(formatv("{0} values derived from the kernel's constants "
+                            "are mixed into the data",
+                            Consts.size())
+                        .str());
 
   uint32_t Static = K.KD.GroupSegmentFixedSize;
   auto makeDispatch = [&](const Shape &S, ArrayRef<uint64_t> SlotValues) {
@@ -607,24 +692,28 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
     std::vector<ArenaFill> A;
     for (const PtrArg &Ptr : Model.Ptrs)
       A.push_back({Ptr.Arg, arenaBase(Ptr.Arg), arenaPointer(Ptr.Arg), P, Seed,
-                   Ptr.Arg});
+                   Ptr.Arg, Consts});
     return A;
   };
   // Count values: the work-items along x, a partial last workgroup, more
   // elements than work-items (grid-stride loops), and small counts (for
   // depths, degrees, the second dimension...): in variant 3 only the first
-  // count slot gets N, the others 3; in variant 4 every count is 3.
+  // count slot gets N, the others 3; in variant 4 every count is 3; in
+  // variant 5 the first gets N, the others 1.
   auto countOf = [](const Shape &S, unsigned Variant,
                     bool FirstSlot = true) -> uint64_t {
     uint64_t N = uint64_t(S.Grid[0]) * S.Block[0];
-    switch (Variant % 5) {
+    switch (Variant % 6) {
     case 0: return N;
     case 1: return N > S.Block[0] / 2 + 1 ? N - (S.Block[0] / 2 + 1) : 1;
     case 2: return 2 * N + 3;
     case 3: return FirstSlot ? N : 3;
-    default: return 3;
+    case 4: return 3;
+    default: return FirstSlot ? N : 1;
     }
   };
+
+  auto poisonFor = [](uint64_t Seed) { return mix64(Seed ^ 0xdeadbeefcafeull) | 1; };
 
   // Scalar classification on the second shape.
   const Shape &Probe = Shapes[std::min<size_t>(1, Shapes.size() - 1)];
@@ -634,7 +723,7 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
   for (uint64_t V : {countOf(Probe, 0), uint64_t(1), uint64_t(0)}) {
     std::fill(Base.begin(), Base.end(), V);
     BaseRun = discover(Emu, K, makeDispatch(Probe, Base),
-                       arenas(Pattern::Floats32, 1), O, false);
+                       arenas(Pattern::Floats32, 1), O, false, poisonFor(1));
     if (BaseRun.RR.ok() && !BaseRun.Overflow) {
       BaseOk = true;
       break;
@@ -663,7 +752,8 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       std::vector<uint64_t> V = Base;
       V[I] = Base[I] == 1 ? 2 : 1;
       DiscoveryResult Small = discover(Emu, K, makeDispatch(Probe, V),
-                                       arenas(Pattern::Floats32, 1), PO, false);
+                                       arenas(Pattern::Floats32, 1), PO, false,
+                                       poisonFor(1));
       bool Data = Small.RR.ok() && !Small.Overflow;
       for (size_t F = 0; Data && F < Small.FP.size(); ++F)
         Data = Small.FP[F].Read == BaseRun.FP[F].Read &&
@@ -671,7 +761,8 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       if (Data) {
         V[I] = wildValue(Model.Slots[I].Size);
         DiscoveryResult R = discover(Emu, K, makeDispatch(Probe, V),
-                                     arenas(Pattern::Floats32, 1), PO, false);
+                                     arenas(Pattern::Floats32, 1), PO, false,
+                                     poisonFor(1));
         Data = R.RR.ok() && !R.Overflow &&
                footprintBytes(R.FP) <= 2 * BaseBytes + 65536 &&
                R.RR.WaveInstructions <= 4 * BaseRun.RR.WaveInstructions + 10000;
@@ -706,7 +797,7 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
           FirstCount = false;
         } else
           V[I] = fillWord(Pattern((SI + Seed + I) % NumPatterns), SeedV,
-                          0x5ca1a7 + I, 0);
+                          0x5ca1a7 + I, 0, Consts);
         uint64_t Mask = Sl.Size == 8 ? ~0ull : (1ull << (8 * Sl.Size)) - 1;
         V[I] &= Mask;
         if (I < 8)
@@ -723,7 +814,9 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       In.Image.Kernel = K.Name;
       In.Image.Launch = makeDispatch(S, V);
       auto A = arenas(P, SeedV);
-      DiscoveryResult R = discover(Emu, K, In.Image.Launch, A, O, false);
+      In.PoisonSeed = poisonFor(SeedV);
+      DiscoveryResult R = discover(Emu, K, In.Image.Launch, A, O, false,
+                                   In.PoisonSeed);
       if (!R.RR.ok() || R.Overflow) {
         ++Dropped;
         Notes.push_back(formatv("dropped {0}: K0 {1}", In.Name,

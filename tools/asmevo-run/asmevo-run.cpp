@@ -2,6 +2,7 @@
 //
 //   asmevo-run CODEOBJ --kernel NAME --spec SPEC.json [--out DIR] [--trace]
 //              [--profile] [--threads N] [--budget N] [--refuse-approx]
+//              [--capture FILE]
 //   asmevo-run --coverage FILE...      static opcode coverage per file
 //   asmevo-run --list-opcodes          implemented opcodes and fidelity
 //
@@ -14,6 +15,8 @@
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Emu/Emulator.h"
 #include "asmevo/MC/TargetInfo.h"
+#include "asmevo/Verify/Capture.h"
+#include "asmevo/Verify/Spec.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
@@ -34,6 +37,9 @@ static cl::list<std::string> Inputs(cl::Positional, cl::desc("<code object>...")
 static cl::opt<std::string> KernelName("kernel", cl::desc("kernel to run"));
 static cl::opt<std::string> SpecPath("spec", cl::desc("dispatch spec (JSON)"));
 static cl::opt<std::string> OutDir("out", cl::desc("write buffer arguments here"));
+static cl::opt<std::string>
+    CapturePath("capture", cl::desc("write the dispatch (before and after) as "
+                                    "a capture file (docs/capture-format.md)"));
 static cl::opt<bool> Trace("trace", cl::desc("print executed instructions"));
 static cl::opt<bool> Profile("profile", cl::desc("executed counts per PC"));
 static cl::opt<unsigned> Threads("emu-threads", cl::desc("host threads (0 = all)"),
@@ -142,49 +148,6 @@ static int runCoverage() {
   return 0;
 }
 
-//===----------------------------------------------------------------------===//
-// Spec
-//===----------------------------------------------------------------------===//
-
-struct BufferArg {
-  unsigned ArgIndex;
-  uint64_t Addr;
-  uint64_t Size;
-};
-
-static Error readTriple(const json::Object &O, StringRef Key,
-                        std::array<uint32_t, 3> &Out) {
-  const json::Value *V = O.get(Key);
-  if (!V)
-    return Error::success();
-  const json::Array *A = V->getAsArray();
-  if (!A || A->empty() || A->size() > 3)
-    return createStringError(("\"" + Key + "\" must be an array of 1-3 "
-                              "positive integers").str());
-  Out = {1, 1, 1};
-  for (size_t K = 0; K < A->size(); ++K) {
-    auto I = (*A)[K].getAsInteger();
-    if (!I || *I <= 0 || *I > 0xffffffffll)
-      return createStringError(("\"" + Key + "\" must hold positive integers")
-                                   .str());
-    Out[K] = uint32_t(*I);
-  }
-  return Error::success();
-}
-
-static Expected<std::vector<uint8_t>> hexBytes(StringRef Hex) {
-  std::vector<uint8_t> B;
-  if (Hex.size() % 2)
-    return createStringError("\"bytes\" needs an even number of hex digits");
-  for (size_t K = 0; K < Hex.size(); K += 2) {
-    unsigned V;
-    if (Hex.substr(K, 2).getAsInteger(16, V))
-      return createStringError("\"bytes\" is not hex");
-    B.push_back(uint8_t(V));
-  }
-  return B;
-}
-
 int main(int argc, char **argv) {
   // libLLVM already owns an option named "threads": accept ours under that
   // spelling by renaming it before parsing.
@@ -223,38 +186,11 @@ int main(int argc, char **argv) {
   if (!K->Meta)
     return usageError("kernel '" + KernelName + "' has no metadata (kernarg "
                       "layout unknown)");
-  auto SpecBuf = MemoryBuffer::getFile(SpecPath);
-  if (!SpecBuf)
-    return usageError("cannot read " + SpecPath);
-  auto SpecV = json::parse((*SpecBuf)->getBuffer());
-  if (!SpecV)
-    return usageError(SpecPath + ": " + toString(SpecV.takeError()));
-  const json::Object *Spec = SpecV->getAsObject();
-  if (!Spec)
-    return usageError(SpecPath + ": the spec must be a JSON object");
-
-  Dispatch D;
-  if (Error E = readTriple(*Spec, "workgroups", D.Workgroups))
-    return usageError(SpecPath + ": " + toString(std::move(E)));
-  if (Error E = readTriple(*Spec, "workgroup_size", D.WorkgroupSize))
-    return usageError(SpecPath + ": " + toString(std::move(E)));
-  if (auto L = Spec->getInteger("dynamic_lds")) {
-    if (*L < 0 || *L > 65536)
-      return usageError(SpecPath + ": bad dynamic_lds");
-    D.DynamicLds = uint32_t(*L);
-  }
-  std::string SpecDir = sys::path::parent_path(SpecPath).str();
-  const json::Array *Args = Spec->getArray("args");
-  std::vector<const KernelArgMetadata *> Explicit;
-  for (const KernelArgMetadata &A : K->Meta->Args)
-    if (!A.isHidden())
-      Explicit.push_back(&A);
-  size_t NArgs = Args ? Args->size() : 0;
-  if (NArgs != Explicit.size())
-    return usageError(formatv("{0}: {1} args given, kernel '{2}' has {3} "
-                              "explicit arguments",
-                              SpecPath, NArgs, KernelName, Explicit.size())
-                          .str());
+  // Spec parsing lives in lib/Verify (shared with asmevo-verify).
+  auto SpecOr = verify::loadSpec(SpecPath, *K);
+  if (!SpecOr)
+    return usageError(toString(SpecOr.takeError()));
+  verify::DispatchSpec &Spec = *SpecOr;
 
   auto EmuOr = Emulator::create(**CO);
   if (!EmuOr)
@@ -263,136 +199,32 @@ int main(int argc, char **argv) {
   Memory Mem;
   if (Error E = Emu.mapCodeObject(Mem))
     return usageError(toString(std::move(E)));
-
-  D.Kernarg.assign(K->Meta->KernargSegmentSize, 0);
-  std::vector<BufferArg> Buffers;
-  uint32_t DynLdsOffset = K->KD.GroupSegmentFixedSize;
-  for (size_t I = 0; I < NArgs; ++I) {
-    const KernelArgMetadata &A = *Explicit[I];
-    const json::Object *O = (*Args)[I].getAsObject();
-    std::string Where = formatv("{0}: args[{1}]", SpecPath, I).str();
-    if (!O)
-      return usageError(Where + " must be an object");
-    auto putBytes = [&](const void *P, size_t N) -> bool {
-      if (N != A.Size)
-        return false;
-      if (A.Offset + N > D.Kernarg.size())
-        D.Kernarg.resize(A.Offset + N);
-      std::memcpy(D.Kernarg.data() + A.Offset, P, N);
-      return true;
-    };
-    auto sizeError = [&](StringRef Kind) {
-      return usageError(formatv("{0}: {1} does not fit argument '{2}' of {3} "
-                                "bytes ({4})",
-                                Where, Kind, A.Name, A.Size, A.ValueKind)
-                            .str());
-    };
-    if (O->get("buffer") || O->get("buffer_size")) {
-      if (A.ValueKind != "global_buffer" || A.Size != 8)
-        return usageError(Where + ": a buffer for argument '" + A.Name +
-                          "' which is " + A.ValueKind);
-      std::vector<uint8_t> Data;
-      if (auto F = O->getString("buffer")) {
-        SmallString<256> P(*F);
-        if (!sys::path::is_absolute(P) && !SpecDir.empty())
-          P = (SpecDir + "/" + *F).str();
-        auto B = MemoryBuffer::getFile(P);
-        if (!B)
-          return usageError(Where + ": cannot read " + P);
-        Data.assign((*B)->getBufferStart(), (*B)->getBufferEnd());
-      } else {
-        auto N = O->getInteger("buffer_size");
-        if (!N || *N < 0)
-          return usageError(Where + ": bad buffer_size");
-        Data.assign(*N, 0);
-        StringRef Fill = O->getString("fill").value_or("zero");
-        if (Fill.consume_front("random:")) {
-          uint64_t Seed;
-          if (Fill.getAsInteger(10, Seed))
-            return usageError(Where + ": bad random seed");
-          std::mt19937_64 G(Seed);
-          for (auto &X : Data)
-            X = uint8_t(G());
-        } else if (Fill != "zero") {
-          return usageError(Where + ": fill must be zero or random:SEED");
-        }
-      }
-      uint64_t Addr = 0x100000000000ull + uint64_t(I) * 0x1000000000ull;
-      bool RO = O->getBoolean("readonly").value_or(false);
-      auto R = Mem.map(Addr, Data.size(), RO ? PermRead : PermRW,
-                       formatv("arg{0}", I).str());
-      if (!R)
-        return usageError(toString(R.takeError()));
-      if (!Data.empty())
-        std::memcpy((*R)->Data.data(), Data.data(), Data.size());
-      if (Data.empty())
-        (*R)->Size = 0; // zero-sized: every access faults
-      Buffers.push_back({unsigned(I), Addr, Data.size()});
-      putBytes(&Addr, 8);
-      continue;
+  if (Error E = verify::mapSpecBuffers(Spec, Mem))
+    return usageError(toString(std::move(E)));
+  Dispatch &D = Spec.Launch;
+  // --capture: the dispatch as a tier-2 capture (docs/capture-format.md).
+  verify::CaptureData Cap;
+  if (!CapturePath.empty()) {
+    ArrayRef<uint8_t> Img = (*CO)->image();
+    Cap.Producer = "asmevo-run";
+    Cap.Target = (*CO)->targetId().str();
+    Cap.Kernel = K->Name;
+    Cap.CodeObjectSha256 = verify::sha256Hex(Img);
+    Cap.CodeObject.assign(Img.begin(), Img.end());
+    Cap.Workgroups = D.Workgroups;
+    Cap.WorkgroupSize = D.WorkgroupSize;
+    Cap.DynamicLds = D.DynamicLds;
+    Cap.Kernarg = D.Kernarg;
+    Cap.KernargHasHidden = false; // the emulator fills them at dispatch
+    for (const verify::SpecBuffer &B : Spec.Buffers) {
+      verify::CaptureRegion R;
+      R.Address = verify::specBufferAddress(B.ArgIndex);
+      R.Size = B.Data.size();
+      R.Writable = !B.ReadOnly;
+      R.Name = formatv("arg{0}", B.ArgIndex).str();
+      R.Before = B.Data;
+      Cap.Regions.push_back(std::move(R));
     }
-    if (auto L = O->getInteger("lds")) {
-      if (A.ValueKind != "dynamic_shared_pointer")
-        return usageError(Where + ": \"lds\" for a non-LDS argument");
-      uint64_t Align = std::max<uint64_t>(A.PointeeAlign, 4);
-      uint32_t Off = (DynLdsOffset + Align - 1) / Align * Align;
-      D.DynamicLds += (Off - DynLdsOffset) + uint32_t(*L);
-      DynLdsOffset = Off + uint32_t(*L);
-      uint32_t V = Off;
-      if (!putBytes(&V, 4))
-        return sizeError("lds");
-      continue;
-    }
-    if (auto V = O->get("bytes")) {
-      auto S = V->getAsString();
-      if (!S)
-        return usageError(Where + ": \"bytes\" must be a hex string");
-      auto B = hexBytes(*S);
-      if (!B)
-        return usageError(Where + ": " + toString(B.takeError()));
-      if (!putBytes(B->data(), B->size()))
-        return sizeError("bytes");
-      continue;
-    }
-    bool Done = false;
-    for (StringRef T : {"i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64"}) {
-      const json::Value *V = O->get(T);
-      if (!V)
-        continue;
-      std::optional<int64_t> IV = V->getAsInteger();
-      std::optional<uint64_t> UV = V->getAsUINT64();
-      if (!IV && !UV)
-        return usageError(Where + ": " + T + " needs an integer");
-      uint64_t X = UV ? *UV : uint64_t(*IV);
-      unsigned Bytes = T.drop_front(1) == "8" ? 1 : T.drop_front(1) == "16" ? 2
-                       : T.drop_front(1) == "32"                           ? 4
-                                                                            : 8;
-      if (!putBytes(&X, Bytes))
-        return sizeError(T);
-      Done = true;
-      break;
-    }
-    if (Done)
-      continue;
-    if (auto F = O->getNumber("f32")) {
-      float X = float(*F);
-      if (!putBytes(&X, 4))
-        return sizeError("f32");
-      continue;
-    }
-    if (auto F = O->getNumber("f64")) {
-      double X = *F;
-      if (!putBytes(&X, 8))
-        return sizeError("f64");
-      continue;
-    }
-    if (auto F = O->getString("f32_bits")) {
-      uint32_t X;
-      if (F->getAsInteger(0, X) || !putBytes(&X, 4))
-        return sizeError("f32_bits");
-      continue;
-    }
-    return usageError(Where + ": unknown argument kind");
   }
 
   RunOptions RO;
@@ -408,16 +240,29 @@ int main(int argc, char **argv) {
   if (!OutDir.empty()) {
     if (std::error_code EC = sys::fs::create_directories(OutDir))
       return usageError("cannot create " + OutDir + ": " + EC.message());
-    for (const BufferArg &B : Buffers) {
+    for (const verify::SpecBuffer &B : Spec.Buffers) {
       std::string P = formatv("{0}/arg{1}.bin", OutDir, B.ArgIndex).str();
       std::error_code EC;
       raw_fd_ostream OS(P, EC);
       if (EC)
         return usageError("cannot write " + P);
-      Region *Reg = Mem.at(B.Addr);
-      if (Reg && B.Size)
-        OS.write(reinterpret_cast<const char *>(Reg->Data.data()), B.Size);
+      Region *Reg = Mem.at(verify::specBufferAddress(B.ArgIndex));
+      if (Reg && !B.Data.empty())
+        OS.write(reinterpret_cast<const char *>(Reg->Data.data()), B.Data.size());
     }
+  }
+  if (!CapturePath.empty()) {
+    for (verify::CaptureRegion &R : Cap.Regions) {
+      Region *Reg = Mem.at(R.Address);
+      R.HasAfter = true;
+      R.After = R.Before;
+      if (Reg && R.Size)
+        std::memcpy(R.After.data(), Reg->Data.data(), R.Size);
+    }
+    if (!R.ok())
+      Cap.Note = "the dispatch failed: " + R.Message;
+    if (Error E = verify::writeCaptureFile(Cap, CapturePath))
+      return usageError(toString(std::move(E)));
   }
   if (Profile) {
     outs() << "profile: pc-offset count instruction\n";

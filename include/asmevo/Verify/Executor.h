@@ -70,6 +70,9 @@ struct ExecOptions {
   /// result flips by a hash of Salt and the operation's key), i.e. run under
   /// another admissible implementation of the approximate functions.
   uint64_t ApproxSalt = 0;
+  /// Non-zero (emulator): registers, LDS and scratch that the dispatch ABI
+  /// leaves undefined start with pseudo-random values from this seed.
+  uint64_t PoisonSeed = 0;
   double TimeoutSeconds = 120; // child-process executors
   bool Profile = false;         // ExecResult::Profile (emulator)
 };

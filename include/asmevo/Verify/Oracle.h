@@ -66,6 +66,9 @@ struct TestInput {
   std::string Name;  // how it was made (shape, values, seed / file)
   enum Origin : uint8_t { Synthesized, Spec, Capture } From = Synthesized;
   DispatchImage Image; // Image.CodeObject is set per run
+  /// Seed of the undefined initial state (registers, LDS, scratch): the same
+  /// for K0 and K1 on this input.
+  uint64_t PoisonSeed = 0;
   std::vector<Footprint> Footprints;
   /// Tier 2: the after-state recorded by the capture (same order as the
   /// image's Buffer regions); empty when not recorded.
