@@ -15,6 +15,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -59,6 +60,20 @@ public:
 
 private:
   llvm::Error layout();
+  /// Whether the kernel's emitted code, or that of a function it calls,
+  /// differs from the original (moved, resized or other bytes).
+  bool kernelCodeChanged(KernelOp K, const CodeObject &Orig);
+  bool functionChanged(const FunctionLayout &L, const CodeObject &Orig);
+  /// Bytes an op takes in this layout (long branches are longer).
+  unsigned opSize(Operation *O) const {
+    if (LongBranches.count(O))
+      return isa<CondBranchOp>(O) ? 28 : 24;
+    return encodedSize(O);
+  }
+  /// Marks branches whose target is out of 16-bit range; true if any new.
+  llvm::Expected<bool> findLongBranches();
+  llvm::Error encodeLongBranch(Operation *O, uint64_t Addr, Block *Dest,
+                               StringRef Mnemonic, std::vector<uint8_t> &Out);
   llvm::Error encodeText(std::vector<uint8_t> &Text);
   llvm::Error encodeOp(Operation *O, uint64_t Addr, std::vector<uint8_t> &Out);
   llvm::Error patchDescriptorsAndMetadata(std::vector<uint8_t> &Img,
@@ -95,6 +110,11 @@ private:
   // When .text grows: everything after it moves by Delta (a multiple of the
   // largest segment alignment), in the file and in the address space.
   uint64_t Growth = 0, Delta = 0, TextFileEnd = ~0ull;
+  // Branches expanded to s_getpc/s_add/s_addc/s_setpc, and the SGPR pair
+  // each function uses for them (above every SGPR the function uses).
+  llvm::DenseSet<Operation *> LongBranches;
+  std::vector<uint8_t> EmittedText; // the new .text, for change detection
+  llvm::DenseMap<Operation *, unsigned> LongBranchPair;
 };
 
 } // namespace
@@ -122,6 +142,12 @@ static int64_t paddingWords(Operation *Fn) {
 static constexpr int64_t MinFinalPaddingWords = 64;
 
 llvm::Error Emitter::layout() {
+  Funcs.clear();
+  OpAddr.clear();
+  BlockAddr.clear();
+  IdAddr.clear();
+  IdExactAddr.clear();
+  Stats.MovedFunctions = 0;
   SmallVector<Operation *> FnOps;
   for (Operation &FnOp : Op.getBodyBlock())
     FnOps.push_back(&FnOp);
@@ -165,7 +191,7 @@ llvm::Error Emitter::layout() {
             return llvm::createStringError(formatv(
                 "function {0}: instruction id {1:x} is used twice", L.Name, Id));
         }
-        PC += encodedSize(&I);
+        PC += opSize(&I);
         if (Id >= 0)
           Landing = PC;
       }
@@ -222,6 +248,8 @@ static void put32(std::vector<uint8_t> &Out, uint32_t W) {
 llvm::Error Emitter::encodeOp(Operation *O, uint64_t Addr,
                               std::vector<uint8_t> &Out) {
   auto branchWord = [&](StringRef Mnemonic, Block *Dest) -> llvm::Error {
+    if (LongBranches.count(O))
+      return encodeLongBranch(O, Addr, Dest, Mnemonic, Out);
     auto TemplOrErr = TI.soppTemplate(Mnemonic);
     if (!TemplOrErr)
       return TemplOrErr.takeError();
@@ -229,7 +257,7 @@ llvm::Error Emitter::encodeOp(Operation *O, uint64_t Addr,
     if (Delta % 4 || Delta / 4 < INT16_MIN || Delta / 4 > INT16_MAX)
       return llvm::createStringError(formatv(
           "{0} at {1:x}: target {2:x} is out of range of a 16-bit branch "
-          "offset (long-branch expansion is not implemented)",
+          "offset",
           Mnemonic, Addr, BlockAddr.lookup(Dest)));
     put32(Out, *TemplOrErr | uint16_t(int16_t(Delta / 4)));
     ++Stats.EncodedInstructions;
@@ -302,6 +330,168 @@ llvm::Error Emitter::encodeOp(Operation *O, uint64_t Addr,
                                          O->getName().getStringRef(), Addr));
 }
 
+
+static bool inBranchRange(int64_t From, int64_t To) {
+  int64_t Delta = To - (From + 4);
+  return Delta % 4 == 0 && Delta / 4 >= INT16_MIN && Delta / 4 <= INT16_MAX;
+}
+
+/// Whether SCC may be read, on some path from the start of Blk, before being
+/// written: the long-branch sequence clobbers it (s_add_u32 sets SCC). Paths
+/// are followed through successors; s_endpgm ends them.
+static bool sccMaybeLiveAt(Block *Start, TargetInfo &TI) {
+  SmallVector<RegAccess, 8> Acc;
+  llvm::DenseSet<Block *> Seen;
+  SmallVector<Block *> Work = {Start};
+  while (!Work.empty()) {
+    Block *Blk = Work.pop_back_val();
+    if (!Seen.insert(Blk).second)
+      continue;
+    bool Decided = false;
+    for (Operation &O : *Blk) {
+      if (auto C = dyn_cast<CondBranchOp>(O))
+        if (StringRef(C.getMnemonic()).contains("scc"))
+          return true;
+      if (isa<EndpgmOp>(O)) {
+        Decided = true;
+        break;
+      }
+      ArrayRef<uint8_t> Bytes = getOriginalBytes(&O);
+      if (Bytes.empty())
+        continue;
+      const DecodedInst *D = TI.decode(Bytes);
+      if (!D)
+        return true;
+      Acc.clear();
+      TI.accesses(D->Inst, Acc);
+      bool Reads = false, Writes = false;
+      for (const RegAccess &A : Acc)
+        if (TI.regName(A.Reg) == "scc")
+          (A.IsDef ? Writes : Reads) = true;
+      if (Reads)
+        return true;
+      if (Writes) {
+        Decided = true;
+        break;
+      }
+    }
+    if (Decided)
+      continue;
+    Operation *T = Blk->getTerminator();
+    if (T->getNumSuccessors() == 0 && !isa<EndpgmOp>(T))
+      return true; // leaves the function with SCC undecided
+    for (Block *Succ : T->getSuccessors())
+      Work.push_back(Succ);
+  }
+  return false;
+}
+
+llvm::Expected<bool> Emitter::findLongBranches() {
+  bool Any = false;
+  for (FunctionLayout &L : Funcs)
+    for (Block &B : L.Fn->getRegion(0)) {
+      Operation *T = B.getTerminator();
+      Block *Dest = nullptr;
+      if (auto Br = dyn_cast<BranchOp>(T))
+        Dest = Br.getDest();
+      else if (auto Br = dyn_cast<CondBranchOp>(T))
+        Dest = Br.getTaken();
+      if (!Dest || LongBranches.count(T) ||
+          inBranchRange(OpAddr.lookup(T), BlockAddr.lookup(Dest)))
+        continue;
+      std::string Where =
+          formatv("function {0}: branch at {1:x} to {2:x}", L.Name,
+                  OpAddr.lookup(T), BlockAddr.lookup(Dest))
+              .str();
+      if (!isa<KernelOp>(L.Fn))
+        return llvm::createStringError(
+            Where + " needs a long branch, which needs two free SGPRs; in a "
+                    "device function every high SGPR may be a caller's "
+                    "callee-saved register");
+      if (sccMaybeLiveAt(Dest, TI))
+        return llvm::createStringError(
+            Where + " needs a long branch, which clobbers SCC, and SCC may be "
+                    "read at the target");
+      if (!LongBranchPair.count(L.Fn)) {
+        unsigned Pair = computeKernelRegisterUsage(cast<KernelOp>(L.Fn), TI)
+                            .NumSGPR;
+        Pair = (Pair + 1) & ~1u;
+        if (Pair + 2 > 100)
+          return llvm::createStringError(
+              Where + " needs a long branch, and no SGPR pair is free");
+        LongBranchPair[L.Fn] = Pair;
+      }
+      LongBranches.insert(T);
+      Any = true;
+    }
+  return Any;
+}
+
+static const char *invertedBranch(StringRef M) {
+  static const std::pair<const char *, const char *> Pairs[] = {
+      {"s_cbranch_scc0", "s_cbranch_scc1"},
+      {"s_cbranch_vccz", "s_cbranch_vccnz"},
+      {"s_cbranch_execz", "s_cbranch_execnz"}};
+  for (auto [A, B] : Pairs) {
+    if (M == A)
+      return B;
+    if (M == B)
+      return A;
+  }
+  return nullptr;
+}
+
+// s_getpc_b64 s[X:X+1]; s_add_u32 sX, sX, lo; s_addc_u32 sX+1, sX+1, hi;
+// s_setpc_b64 s[X:X+1] -- preceded, for a conditional branch, by the
+// inverted condition jumping over it.
+llvm::Error Emitter::encodeLongBranch(Operation *O, uint64_t Addr, Block *Dest,
+                                      StringRef Mnemonic,
+                                      std::vector<uint8_t> &Out) {
+  Operation *Fn = O->getParentOp();
+  unsigned X = LongBranchPair.lookup(Fn);
+  if (isa<CondBranchOp>(O)) {
+    const char *Inv = invertedBranch(Mnemonic);
+    if (!Inv)
+      return llvm::createStringError(formatv(
+          "{0} at {1:x} needs a long branch, and has no inverse", Mnemonic,
+          Addr));
+    auto Templ = TI.soppTemplate(Inv);
+    if (!Templ)
+      return Templ.takeError();
+    put32(Out, *Templ | 6); // over the 24-byte sequence
+    Addr += 4;
+  }
+  auto assembleInto = [&](const std::string &Text) -> llvm::Error {
+    llvm::MCInst Inst;
+    SmallVector<uint8_t, 8> Bytes;
+    if (llvm::Error E = TI.assemble(Text, Inst, Bytes))
+      return E;
+    Out.insert(Out.end(), Bytes.begin(), Bytes.end());
+    return llvm::Error::success();
+  };
+  uint64_t Offset = BlockAddr.lookup(Dest) - (Addr + 4);
+  std::string Pair = formatv("s[{0}:{1}]", X, X + 1).str();
+  if (llvm::Error E = assembleInto("s_getpc_b64 " + Pair))
+    return E;
+  // A literal that cannot be an inline constant, then patched.
+  size_t LoAt = Out.size();
+  if (llvm::Error E =
+          assembleInto(formatv("s_add_u32 s{0}, s{0}, 0x12345678", X).str()))
+    return E;
+  size_t HiAt = Out.size();
+  if (llvm::Error E = assembleInto(
+          formatv("s_addc_u32 s{0}, s{0}, 0x12345678", X + 1).str()))
+    return E;
+  if (Out.size() - LoAt != 16)
+    return llvm::createStringError("unexpected long-branch encoding size");
+  endian::write32le(&Out[LoAt + 4], uint32_t(Offset));
+  endian::write32le(&Out[HiAt + 4], uint32_t(Offset >> 32));
+  if (llvm::Error E = assembleInto("s_setpc_b64 " + Pair))
+    return E;
+  ++Stats.EncodedInstructions;
+  return llvm::Error::success();
+}
+
 llvm::Error Emitter::encodeText(std::vector<uint8_t> &Text) {
   uint64_t Cursor = TextAddr;
   uint32_t PrevFill = 0xBF800000u;
@@ -346,6 +536,50 @@ static llvm::Expected<uint64_t> fileOffsetOf(const CodeObject &CO,
   return S->Offset + (VAddr - S->Addr);
 }
 
+
+bool Emitter::functionChanged(const FunctionLayout &L, const CodeObject &Orig) {
+  if (L.OldStart < 0 || L.OldStart != int64_t(L.NewStart) ||
+      L.OldCodeSize != L.NewCodeSize)
+    return true;
+  auto OldBytes = Orig.bytesAt(L.OldStart, L.OldCodeSize);
+  if (!OldBytes) {
+    llvm::consumeError(OldBytes.takeError());
+    return true;
+  }
+  uint64_t Off = L.NewStart - TextAddr;
+  if (Off + L.NewCodeSize > EmittedText.size())
+    return true;
+  return !std::equal(OldBytes->begin(), OldBytes->end(),
+                     EmittedText.begin() + Off);
+}
+
+bool Emitter::kernelCodeChanged(KernelOp K, const CodeObject &Orig) {
+  llvm::DenseMap<int64_t, const FunctionLayout *> ByAddr;
+  llvm::DenseMap<Operation *, const FunctionLayout *> ByOp;
+  for (const FunctionLayout &L : Funcs) {
+    ByAddr[L.OldStart] = &L;
+    ByOp[L.Fn] = &L;
+  }
+  llvm::DenseSet<Operation *> Seen;
+  SmallVector<Operation *> Work = {K};
+  while (!Work.empty()) {
+    Operation *Fn = Work.pop_back_val();
+    if (!Seen.insert(Fn).second)
+      continue;
+    auto It = ByOp.find(Fn);
+    if (It == ByOp.end() || functionChanged(*It->second, Orig))
+      return true;
+    Fn->walk([&](InstOp I) {
+      if (I.getPcrelPart() == InstOp::NoPcRel)
+        return;
+      auto T = ByAddr.find(I.getPcrelTarget());
+      if (T != ByAddr.end())
+        Work.push_back(T->second->Fn);
+    });
+  }
+  return false;
+}
+
 llvm::Error Emitter::patchDescriptorsAndMetadata(std::vector<uint8_t> &Img,
                                                  const CodeObject &Orig) {
   MLIRContext &Ctx = *Op.getContext();
@@ -364,8 +598,14 @@ llvm::Error Emitter::patchDescriptorsAndMetadata(std::vector<uint8_t> &Img,
     StringRef Cpu = TI.cpu();
     bool UnifiedFile = Cpu == "gfx90a" || Cpu.starts_with("gfx94") ||
                        Cpu == "gfx950" || Cpu == "gfx9-4-generic";
-    raiseResourceCounts(computeKernelRegisterUsage(K, TI), UnifiedFile, KD,
-                        Meta);
+    // Only code that changed can need more registers; unchanged kernels keep
+    // their counts exactly (the rules below are conservative, not LLVM's).
+    if (kernelCodeChanged(K, Orig)) {
+      RegisterUsage Usage = computeKernelRegisterUsage(K, TI);
+      if (LongBranchPair.count(K))
+        Usage.NumSGPR = std::max(Usage.NumSGPR, LongBranchPair.lookup(K) + 2);
+      raiseResourceCounts(Usage, UnifiedFile, KD, Meta);
+    }
     if (K.getDescriptorAddr() < 0)
       return llvm::createStringError(
           "kernel " + L.Name +
@@ -669,8 +909,18 @@ llvm::Expected<std::vector<uint8_t>> Emitter::run() {
         formatv("text_addr {0:x}/text_size {1:x} do not match a section of "
                 "the image",
                 TextAddr, TextSize));
-  if (llvm::Error E = layout())
-    return std::move(E);
+  // Lay out until no branch is out of range (long branches only grow).
+  for (unsigned Round = 0;; ++Round) {
+    if (llvm::Error E = layout())
+      return std::move(E);
+    auto NewOrErr = findLongBranches();
+    if (!NewOrErr)
+      return NewOrErr.takeError();
+    if (!*NewOrErr)
+      break;
+    if (Round > 64)
+      return llvm::createStringError("long-branch expansion does not settle");
+  }
   if (NewTextEnd > TextAddr + TextSize) {
     Growth = NewTextEnd - (TextAddr + TextSize);
     uint64_t MaxAlign = 4096;
@@ -687,6 +937,7 @@ llvm::Expected<std::vector<uint8_t>> Emitter::run() {
   if (llvm::Error E = encodeText(NewText))
     return std::move(E);
   Stats.TextGrowth = int64_t(NewText.size()) - int64_t(TextSize);
+  EmittedText = NewText;
   if (Growth) {
     if (llvm::Error E = growImage(Img, Orig, *Text, NewText))
       return std::move(E);

@@ -90,11 +90,10 @@ bool asmevo::raiseResourceCounts(const RegisterUsage &Usage, bool HasAGPRFile,
   bool Changed = false;
   unsigned VGPR = std::max<unsigned>(Usage.NumVGPR, metaInt(".vgpr_count"));
   unsigned AGPR = std::max<unsigned>(Usage.NumAGPR, metaInt(".agpr_count"));
-  // Extra SGPRs (VCC, flat scratch, XNACK) are in the metadata's count; only
-  // grow it when the numbered SGPRs alone pass it, conservatively by 6.
-  unsigned SGPR = metaInt(".sgpr_count");
-  if (Usage.NumSGPR > SGPR)
-    SGPR = Usage.NumSGPR + 6;
+  // The count includes the extra SGPRs at the top of the allocation (VCC,
+  // FLAT_SCRATCH, XNACK_MASK): at most 6 on GFX9. Used only for changed code,
+  // so the bound may be loose.
+  unsigned SGPR = std::max<unsigned>(metaInt(".sgpr_count"), Usage.NumSGPR + 6);
 
   // Register blocks in the descriptor. With a unified file (gfx90a+),
   // .vgpr_count is the total: architectural VGPRs up to accum_offset, then
