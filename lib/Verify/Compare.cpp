@@ -2,6 +2,7 @@
 
 #include "Internal.h"
 
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -77,23 +78,33 @@ static uint64_t loadLE(const uint8_t *P, unsigned N) {
   return V;
 }
 
+static std::string fmtG(const char *Fmt, double D) {
+  char B[64];
+  std::snprintf(B, sizeof B, Fmt, D);
+  return B;
+}
+
 static std::string valueText(const uint8_t *P, unsigned N) {
   uint64_t V = loadLE(P, N);
   switch (N) {
   case 8: {
     double D;
     std::memcpy(&D, &V, 8);
-    return formatv("0x{0:x-16} (f64 {1}, i64 {2})", V, D, int64_t(V)).str();
+    return formatv("0x{0:x-16} (f64 {1}, i64 {2})", V,
+                   fmtG("%.17g", D), int64_t(V))
+        .str();
   }
   case 4: {
     float F;
     uint32_t U = uint32_t(V);
     std::memcpy(&F, &U, 4);
-    return formatv("0x{0:x-8} (f32 {1}, i32 {2})", U, F, int32_t(U)).str();
+    return formatv("0x{0:x-8} (f32 {1}, i32 {2})", U,
+                   fmtG("%.9g", double(F)), int32_t(U))
+        .str();
   }
   case 2:
-    return formatv("0x{0:x-4} (f16 {1}, i16 {2})", V, halfToDouble(uint16_t(V)),
-                   int16_t(V))
+    return formatv("0x{0:x-4} (f16 {1}, i16 {2})", V,
+                   fmtG("%.5g", halfToDouble(uint16_t(V))), int16_t(V))
         .str();
   default:
     return formatv("0x{0:x-2}", V).str();
@@ -211,10 +222,10 @@ std::optional<Evidence> compareResults(const TestInput &In,
     E.Input = In.Name;
     std::string Where =
         Origin != RA.Base || RA.Arg >= 0
-            ? formatv("pointer{0}0x{1:x}", Rel < 0 ? "-" : "+",
+            ? formatv("pointer{0}0x{1:x-}", Rel < 0 ? "-" : "+",
                       uint64_t(Rel < 0 ? -Rel : Rel))
                   .str()
-            : formatv("offset 0x{0:x}", Off).str();
+            : formatv("offset 0x{0:x-}", Off).str();
     E.Summary = formatv("{0} differs at {1} (element {2} of {3} bytes)",
                         RA.Name, Where, EI, Elem);
     E.Detail = formatv("  input:   {0}\n"

@@ -525,7 +525,9 @@ VerdictResult Reference::check(ArrayRef<uint8_t> K1Bytes) {
       for (size_t P = M.find("address "); P != StringRef::npos;
            P = M.find("address ", P + 1)) {
         uint64_t A;
-        StringRef H = M.substr(P + 8).take_while(llvm::isHexDigit);
+        StringRef H = M.substr(P + 8);
+        H.consume_front("0x");
+        H = H.take_while(llvm::isHexDigit);
         if (!H.getAsInteger(16, A)) {
           std::string D = describeAddress(In, A);
           if (!D.empty())

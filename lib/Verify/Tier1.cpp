@@ -849,7 +849,7 @@ std::string describeAddress(const TestInput &In, uint64_t Addr) {
     if (Addr >= F.Pointer - ArenaPointerOffset &&
         Addr - (F.Pointer - ArenaPointerOffset) < ArenaSpan) {
       int64_t Rel = int64_t(Addr - F.Pointer);
-      return formatv("arg{0} pointer{1}{2:x} ({3})", F.Arg, Rel < 0 ? "-0x" : "+0x",
+      return formatv("arg{0} pointer{1}{2:x-} ({3})", F.Arg, Rel < 0 ? "-0x" : "+0x",
                      uint64_t(Rel < 0 ? -Rel : Rel),
                      Best ? (Best->K == MemRegion::Guard
                                  ? "in a guard region: K0 never touches it"
@@ -859,7 +859,7 @@ std::string describeAddress(const TestInput &In, uint64_t Addr) {
     }
   }
   if (Best)
-    return Best->Name + formatv(" +0x{0:x}", Addr - Best->Base).str();
+    return Best->Name + formatv(" +0x{0:x-}", Addr - Best->Base).str();
   return "";
 }
 
