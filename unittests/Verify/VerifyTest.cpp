@@ -1,0 +1,358 @@
+//===- VerifyTest.cpp - The differential oracle ---------------------------===//
+
+#include "TestKernels.h"
+
+#include "asmevo/CodeObject/CodeObject.h"
+#include "asmevo/IR/AMDGCN.h"
+#include "asmevo/Verify/Capture.h"
+#include "asmevo/Verify/Mutate.h"
+#include "asmevo/Verify/Oracle.h"
+#include "asmevo/Verify/Spec.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include "gtest/gtest.h"
+
+#include <cstring>
+
+using namespace asmevo;
+using namespace asmevo::verify;
+
+namespace {
+
+std::vector<uint8_t> readKernel(llvm::StringRef Name) {
+  auto B = llvm::MemoryBuffer::getFile(test::testKernel(Name), false, false);
+  EXPECT_TRUE(bool(B)) << Name.str();
+  if (!B)
+    return {};
+  return std::vector<uint8_t>((*B)->getBufferStart(), (*B)->getBufferEnd());
+}
+
+TEST(Sha256, KnownVectors) {
+  EXPECT_EQ(sha256HexStd(reinterpret_cast<const uint8_t *>("abc"), 3),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(sha256HexStd(nullptr, 0),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  std::string M = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+  EXPECT_EQ(sha256HexStd(reinterpret_cast<const uint8_t *>(M.data()), M.size()),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+TEST(Tolerance, Parse) {
+  auto T = Tolerance::parse("f32:ulp=4");
+  ASSERT_TRUE(bool(T));
+  EXPECT_EQ(T->Arg, -1);
+  EXPECT_EQ(T->Bits, 32u);
+  EXPECT_EQ(T->Ulps, 4u);
+  auto A = Tolerance::parse("arg3:f64:ulp=2");
+  ASSERT_TRUE(bool(A));
+  EXPECT_EQ(A->Arg, 3);
+  EXPECT_EQ(A->Bits, 64u);
+  EXPECT_EQ(A->str(), "arg3:f64:ulp=2");
+  for (const char *Bad : {"f32", "f32:ulp=", "i32:ulp=1", "argx:f32:ulp=1",
+                          "f32:ulps=3"}) {
+    auto B = Tolerance::parse(Bad);
+    EXPECT_FALSE(bool(B)) << Bad;
+    if (!B)
+      llvm::consumeError(B.takeError());
+  }
+}
+
+MemRegion region(uint64_t Base, std::vector<uint8_t> Data, int Arg = 0) {
+  MemRegion R;
+  R.Base = Base;
+  R.Size = Data.size();
+  R.Data = std::move(Data);
+  R.Arg = Arg;
+  R.Name = "arg" + std::to_string(Arg);
+  return R;
+}
+
+std::vector<uint8_t> floats(std::initializer_list<uint32_t> Bits) {
+  std::vector<uint8_t> B(Bits.size() * 4);
+  size_t I = 0;
+  for (uint32_t V : Bits)
+    std::memcpy(&B[4 * I++], &V, 4);
+  return B;
+}
+
+TEST(Compare, ExactByDefault) {
+  TestInput In;
+  In.Name = "unit";
+  Footprint F;
+  F.Arg = 0;
+  F.Pointer = 0x1000;
+  In.Footprints.push_back(F);
+  std::vector<MemRegion> A = {region(0x1000, floats({0x3f800000, 0x40000000}))};
+  std::vector<MemRegion> B = A;
+  EXPECT_FALSE(compareResults(In, A, B, {}));
+  B[0].Data = floats({0x3f800000, 0x40000001}); // 1 ulp
+  auto E = compareResults(In, A, B, {});
+  ASSERT_TRUE(E);
+  EXPECT_NE(E->Summary.find("pointer+0x4 (element 1 of 4 bytes)"), std::string::npos)
+      << E->Summary;
+  EXPECT_NE(E->Detail.find("K0: 0x40000000 (f32 2"), std::string::npos) << E->Detail;
+  EXPECT_NE(E->Detail.find("K1: 0x40000001"), std::string::npos) << E->Detail;
+  // Within a tolerance only when asked, and only for the named argument.
+  auto T1 = Tolerance::parse("f32:ulp=1");
+  EXPECT_FALSE(compareResults(In, A, B, {*T1}));
+  auto T7 = Tolerance::parse("arg7:f32:ulp=1");
+  EXPECT_TRUE(compareResults(In, A, B, {*T7}));
+  // -0 and +0 are bit-different: exact mode tells them apart.
+  B[0].Data = floats({0x3f800000, 0x40000000});
+  A[0].Data = floats({0x80000000, 0x40000000});
+  B[0].Data = floats({0x00000000, 0x40000000});
+  EXPECT_TRUE(compareResults(In, A, B, {}));
+  // NaN payloads differ: exact mode says so; a tolerance accepts two NaNs.
+  A[0].Data = floats({0x7fc00001, 0});
+  B[0].Data = floats({0x7fc00002, 0});
+  EXPECT_TRUE(compareResults(In, A, B, {}));
+  EXPECT_FALSE(compareResults(In, A, B, {*T1}));
+  // Guard regions are never compared (they are not readable anyway).
+  A[0].K = MemRegion::Guard;
+  B[0].K = MemRegion::Guard;
+  EXPECT_FALSE(compareResults(In, A, B, {}));
+}
+
+TEST(ApproxLog, SameQuestions) {
+  ApproxLog A, B;
+  A.Lanes[{0, 0, 1}] = {1, 2, 3};
+  B.Lanes[{0, 0, 1}] = {3, 1, 2}; // order within a lane may differ
+  std::string Why;
+  EXPECT_TRUE(ApproxLog::sameQuestions(A, B, Why));
+  B.Lanes[{0, 0, 1}] = {3, 1, 4};
+  EXPECT_FALSE(ApproxLog::sameQuestions(A, B, Why));
+  EXPECT_NE(Why.find("operands that differ"), std::string::npos);
+  B.Lanes[{0, 0, 1}] = {1, 2, 3};
+  B.Lanes[{0, 1, 0}] = {9};
+  EXPECT_FALSE(ApproxLog::sameQuestions(A, B, Why));
+  EXPECT_NE(Why.find("only K1"), std::string::npos);
+}
+
+CaptureData sampleCapture() {
+  CaptureData C;
+  C.Producer = "unit";
+  C.Target = "amdgcn-amd-amdhsa--gfx942";
+  C.Kernel = "k";
+  C.CodeObject = {1, 2, 3};
+  C.CodeObjectSha256 = sha256HexStd(C.CodeObject.data(), C.CodeObject.size());
+  C.Workgroups = {2, 1, 1};
+  C.WorkgroupSize = {64, 1, 1};
+  C.Kernarg = {9, 8, 7, 6};
+  CaptureRegion R;
+  R.Address = 0x200000000000ull;
+  R.Size = 4;
+  R.Name = "buf \"quoted\"";
+  R.Before = {1, 1, 1, 1};
+  R.HasAfter = true;
+  R.After = {2, 2, 2, 2};
+  C.Regions.push_back(R);
+  return C;
+}
+
+TEST(Capture, RoundTrip) {
+  CaptureData C = sampleCapture();
+  std::vector<uint8_t> B = serializeCapture(C);
+  auto P = parseCapture(B, "mem");
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  EXPECT_EQ(P->Kernel, "k");
+  EXPECT_EQ(P->Target, C.Target);
+  EXPECT_EQ(P->CodeObject, C.CodeObject);
+  EXPECT_EQ(P->Kernarg, C.Kernarg);
+  EXPECT_EQ(P->Workgroups, C.Workgroups);
+  ASSERT_EQ(P->Regions.size(), 1u);
+  EXPECT_EQ(P->Regions[0].Address, C.Regions[0].Address);
+  EXPECT_EQ(P->Regions[0].Name, C.Regions[0].Name);
+  EXPECT_EQ(P->Regions[0].Before, C.Regions[0].Before);
+  EXPECT_TRUE(P->Regions[0].HasAfter);
+  EXPECT_EQ(P->Regions[0].After, C.Regions[0].After);
+}
+
+TEST(Capture, Corruption) {
+  std::vector<uint8_t> B = serializeCapture(sampleCapture());
+  for (size_t I : {size_t(0), size_t(9), size_t(30), B.size() - 40, B.size() - 1}) {
+    std::vector<uint8_t> D = B;
+    D[I] ^= 0x10;
+    auto P = parseCapture(D, "mem");
+    EXPECT_FALSE(bool(P)) << "byte " << I;
+    if (!P)
+      llvm::consumeError(P.takeError());
+  }
+  for (size_t N : {size_t(0), size_t(10), B.size() / 2, B.size() - 1}) {
+    std::vector<uint8_t> D(B.begin(), B.begin() + N);
+    auto P = parseCapture(D, "mem");
+    EXPECT_FALSE(bool(P)) << "truncated to " << N;
+    if (!P)
+      llvm::consumeError(P.takeError());
+  }
+  // A code object that does not match its hash is refused.
+  CaptureData C = sampleCapture();
+  C.CodeObjectSha256 = std::string(64, '0');
+  auto P = parseCapture(serializeCapture(C), "mem");
+  ASSERT_FALSE(bool(P));
+  EXPECT_NE(llvm::toString(P.takeError()).find("does not match"), std::string::npos);
+  // Overlapping regions are refused.
+  C = sampleCapture();
+  C.Regions.push_back(C.Regions[0]);
+  P = parseCapture(serializeCapture(C), "mem");
+  ASSERT_FALSE(bool(P));
+  EXPECT_NE(llvm::toString(P.takeError()).find("overlap"), std::string::npos);
+}
+
+TEST(Spec, Errors) {
+  auto CO = CodeObject::load(test::testKernel("elementwise-gfx942-v5.hsaco"));
+  ASSERT_TRUE(bool(CO));
+  const KernelInfo *K = (*CO)->kernel("axpy_f32");
+  ASSERT_TRUE(K);
+  auto Ok = parseSpec(R"({"workgroups":[2],"workgroup_size":[64],"args":[
+      {"i32":100},{"f32":1.5},{"buffer_size":400,"fill":"random:1"},
+      {"buffer_size":400}]})",
+                      *K, "", "s.json");
+  ASSERT_TRUE(bool(Ok)) << llvm::toString(Ok.takeError());
+  EXPECT_EQ(Ok->Buffers.size(), 2u);
+  EXPECT_EQ(Ok->Launch.Workgroups[0], 2u);
+  for (const char *Bad :
+       {"[]", R"({"args":[]})",
+        R"({"workgroups":[0],"args":[{"i32":1},{"f32":1},{"buffer_size":4},{"buffer_size":4}]})",
+        R"({"args":[{"i64":1},{"f32":1},{"buffer_size":4},{"buffer_size":4}]})",
+        R"({"args":[{"i32":1},{"f32":1},{"i32":4},{"buffer_size":4}]})",
+        R"({"args":[{"buffer_size":4},{"f32":1},{"buffer_size":4},{"buffer_size":4}]})"}) {
+    auto S = parseSpec(Bad, *K, "", "bad.json");
+    EXPECT_FALSE(bool(S)) << Bad;
+    if (!S)
+      llvm::consumeError(S.takeError());
+  }
+}
+
+TEST(Compatibility, Layouts) {
+  auto CO = CodeObject::load(test::testKernel("elementwise-gfx942-v5.hsaco"));
+  ASSERT_TRUE(bool(CO));
+  const KernelInfo *A = (*CO)->kernel("axpy_f32");
+  const KernelInfo *G = (*CO)->kernel("gelu_tanh_f32");
+  ASSERT_TRUE(A && G);
+  EXPECT_TRUE(checkCompatibility(*A, *A).empty());
+  EXPECT_FALSE(checkCompatibility(*A, *G).empty());
+  KernelInfo Big = *A;
+  Big.KD.GroupSegmentFixedSize = 4096;
+  auto P = checkCompatibility(*A, Big);
+  ASSERT_EQ(P.size(), 1u);
+  EXPECT_NE(P[0].find("static LDS"), std::string::npos);
+  EXPECT_TRUE(checkCompatibility(Big, *A).empty()); // less LDS is fine
+}
+
+TEST(Tier1, FootprintsAndGuards) {
+  auto CO = CodeObject::load(test::testKernel("elementwise-gfx942-v5.hsaco"));
+  ASSERT_TRUE(bool(CO));
+  const KernelInfo *K = (*CO)->kernel("axpy_f32");
+  std::vector<std::string> Notes;
+  auto In = synthesizeInputs(**CO, *K, Tier1Options(), Notes);
+  ASSERT_TRUE(bool(In)) << llvm::toString(In.takeError());
+  ASSERT_GE(In->size(), 6u);
+  bool OddBlock = false, Partial = false, ManyGroups = false;
+  for (const TestInput &T : *In) {
+    const auto &L = T.Image.Launch;
+    OddBlock |= L.WorkgroupSize[0] % 2 == 1;
+    ManyGroups |= uint64_t(L.Workgroups[0]) * L.Workgroups[1] * L.Workgroups[2] >= 6;
+    uint32_t N;
+    std::memcpy(&N, L.Kernarg.data(), 4);
+    Partial |= N % L.WorkgroupSize[0] != 0 && N < L.WorkgroupSize[0] * L.Workgroups[0];
+    ASSERT_EQ(T.Footprints.size(), 2u);
+    // x (arg2) is only read, y (arg3) read and written, the same bytes.
+    EXPECT_TRUE(T.Footprints[0].Written.empty());
+    EXPECT_EQ(T.Footprints[1].Read, T.Footprints[1].Written);
+    EXPECT_EQ(T.Footprints[0].bytes(), uint64_t(std::min<uint64_t>(
+                                           N, uint64_t(L.WorkgroupSize[0]) *
+                                                  L.Workgroups[0])) *
+                                           4);
+    // Every buffer region has a guard region on both sides.
+    for (size_t I = 0; I < T.Image.Regions.size(); ++I) {
+      const MemRegion &R = T.Image.Regions[I];
+      if (R.K != MemRegion::Buffer)
+        continue;
+      ASSERT_GT(I, 0u);
+      ASSERT_LT(I + 1, T.Image.Regions.size());
+      EXPECT_EQ(T.Image.Regions[I - 1].K, MemRegion::Guard);
+      EXPECT_EQ(T.Image.Regions[I - 1].Base + T.Image.Regions[I - 1].Size, R.Base);
+      EXPECT_EQ(T.Image.Regions[I + 1].K, MemRegion::Guard);
+      EXPECT_EQ(T.Image.Regions[I + 1].Base, R.Base + R.Size);
+    }
+  }
+  EXPECT_TRUE(OddBlock);
+  EXPECT_TRUE(Partial);
+  EXPECT_TRUE(ManyGroups);
+}
+
+TEST(Oracle, IdentityAndMutant) {
+  std::vector<uint8_t> K0 = readKernel("reduce-gfx942-v5.hsaco");
+  OracleOptions O;
+  auto Ref = Reference::create(K0, "reduce_sum_f32", O);
+  ASSERT_TRUE(bool(Ref)) << llvm::toString(Ref.takeError());
+  ASSERT_FALSE((*Ref)->undecidable());
+  EXPECT_FALSE((*Ref)->coverage().empty());
+  VerdictResult V = (*Ref)->check(K0);
+  EXPECT_EQ(V.V, Verdict::Equivalent) << V.str() << "\n" << V.Why.Detail;
+
+  // Drop an s_barrier: the ones that separate LDS accesses of different
+  // waves are races (not equivalent); the ones between steps done by wave 0
+  // alone (s <= 64 of the 256-wide tree) are equivalent mutants.
+  mlir::DialectRegistry Reg;
+  Reg.insert<amdgcn::AMDGCNDialect>();
+  mlir::MLIRContext Ctx(Reg);
+  Ctx.loadAllAvailableDialects();
+  auto M = Mutator::create(Ctx, K0);
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  auto Sites = (*M)->sites("reduce_sum_f32", {EditKind::Drop, EditKind::Identity});
+  unsigned Races = 0, Barriers = 0;
+  for (const EditSite &S : Sites) {
+    auto E = (*M)->apply(S);
+    ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
+    if (S.Kind == EditKind::Identity) {
+      EXPECT_EQ(E->CodeObject, K0) << "identity must emit the original bytes";
+      continue;
+    }
+    if (E->Description.find("s_barrier") == std::string::npos)
+      continue;
+    ++Barriers;
+    VerdictResult VB = (*Ref)->check(E->CodeObject);
+    EXPECT_NE(VB.V, Verdict::CannotDecide) << E->Description;
+    Races += VB.V == Verdict::NotEquivalent &&
+             VB.Why.Summary.find("race") != std::string::npos;
+  }
+  EXPECT_GE(Barriers, 3u);
+  EXPECT_GE(Races, 2u);
+}
+
+TEST(Mutate, EquivalentRewritesAccepted) {
+  std::vector<uint8_t> K0 = readKernel("intdiv-gfx942-v5.hsaco");
+  mlir::DialectRegistry Reg;
+  Reg.insert<amdgcn::AMDGCNDialect>();
+  mlir::MLIRContext Ctx(Reg);
+  Ctx.loadAllAvailableDialects();
+  auto M = Mutator::create(Ctx, K0);
+  ASSERT_TRUE(bool(M));
+  OracleOptions O;
+  O.Tier1.Seeds = 1;
+  auto Ref = Reference::create(K0, "div_i32", O);
+  ASSERT_TRUE(bool(Ref));
+  unsigned Applied[NumEditKinds] = {};
+  for (const EditSite &S : (*M)->sites(
+           "div_i32", {EditKind::Reorder, EditKind::Rename, EditKind::NopInsert})) {
+    if (Applied[unsigned(S.Kind)] >= 3)
+      continue;
+    auto E = (*M)->apply(S);
+    if (!E) {
+      llvm::consumeError(E.takeError());
+      continue;
+    }
+    ++Applied[unsigned(S.Kind)];
+    EXPECT_NE(E->CodeObject, K0) << E->Description;
+    VerdictResult V = (*Ref)->check(E->CodeObject);
+    EXPECT_EQ(V.V, Verdict::Equivalent) << E->Description << ": " << V.str();
+  }
+  EXPECT_GT(Applied[unsigned(EditKind::Reorder)], 0u);
+  EXPECT_GT(Applied[unsigned(EditKind::Rename)], 0u);
+  EXPECT_GT(Applied[unsigned(EditKind::NopInsert)], 0u);
+}
+
+} // namespace
