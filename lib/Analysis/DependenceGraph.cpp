@@ -114,10 +114,7 @@ void DependenceGraph::build(ArrayRef<Operation *> Ops,
   int LastBarrier = -1;
   for (unsigned J = 0; J < N; ++J) {
     const InstInfo &I = Cache.get(Ops[J]);
-    bool FullBarrier = I.IsCall || I.Kind == OpKind::Raw ||
-                       I.Kind == OpKind::Unknown ||
-                       (I.SideEffect &&
-                        I.SideEffectWhy.starts_with("M0-relative"));
+    bool FullBarrier = Cache.unknownRegisters(Ops[J]);
     if (I.IsTerminator || FullBarrier) {
       for (unsigned K = 0; K < J; ++K)
         addEdge(K, J, DepKind::Control, {});

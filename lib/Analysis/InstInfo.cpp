@@ -100,7 +100,7 @@ static StringRef sideEffectOf(StringRef M) {
   if (startsWithAny(M, {"s_sendmsg", "s_ttracedata"}))
     return "message";
   if (startsWithAny(M, {"s_setreg", "s_getreg", "s_denorm_mode",
-                        "s_round_mode", "s_setvskip", "s_set_gpr_idx"}))
+                        "s_round_mode", "s_setvskip"}))
     return "hardware register access";
   if (startsWithAny(M, {"s_dcache", "s_icache", "buffer_wbl2", "buffer_inv",
                         "buffer_wbinvl1", "buffer_gl", "s_atc_probe"}))
@@ -122,6 +122,8 @@ static StringRef sideEffectOf(StringRef M) {
     return "export";
   if (startsWithAny(M, {"s_movrel", "v_movrel"}))
     return "M0-relative register access";
+  if (M.starts_with("s_set_gpr_idx"))
+    return "VGPR indexing mode";
   return {};
 }
 
@@ -398,6 +400,7 @@ bool InstInfoCache::functionUsesAGPRs(Operation *Op) {
   Operation *Fn = Op;
   while (Fn && !isa<KernelOp, FuncOp>(Fn))
     Fn = Fn->getParentOp();
+  // (functionOf is defined below.)
   if (!Fn)
     return true;
   auto It = UsesAGPRs.find(Fn);
@@ -415,4 +418,76 @@ bool InstInfoCache::functionUsesAGPRs(Operation *Op) {
   });
   UsesAGPRs[Fn] = Uses;
   return Uses;
+}
+
+static Operation *functionOf(Operation *Op) {
+  while (Op && !isa<KernelOp, FuncOp>(Op))
+    Op = Op->getParentOp();
+  return Op;
+}
+
+void InstInfoCache::computeIndexed(Operation *Fn) {
+  auto &Set = Indexed[Fn];
+  Set.clear();
+  Region &R = Fn->getRegion(0);
+  llvm::DenseMap<Block *, bool> InOn;
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (Block &B : R) {
+      bool On = InOn.lookup(&B);
+      for (Operation &Op : B) {
+        const InstInfo &I = get(&Op);
+        if (I.Mnemonic == "s_set_gpr_idx_on")
+          On = true;
+        else if (I.Mnemonic == "s_set_gpr_idx_off")
+          On = false;
+        else if (On)
+          Set.insert(&Op);
+      }
+      for (Block *S : B.getSuccessors())
+        if (On && !InOn.lookup(S)) {
+          InOn[S] = true;
+          Changed = true;
+        }
+    }
+  }
+}
+
+bool InstInfoCache::inIndexedMode(Operation *Op) {
+  Operation *Fn = functionOf(Op);
+  if (!Fn) {
+    // Detached or new: look back in its block.
+    return false;
+  }
+  auto It = Indexed.find(Fn);
+  if (It == Indexed.end()) {
+    computeIndexed(Fn);
+    It = Indexed.find(Fn);
+  }
+  if (It->second.contains(Op))
+    return true;
+  if (It->second.empty())
+    return false;
+  // Ops added after the computation: scan back in the block.
+  for (Operation *P = Op->getPrevNode(); P; P = P->getPrevNode()) {
+    StringRef M = get(P).Mnemonic;
+    if (M == "s_set_gpr_idx_on")
+      return true;
+    if (M == "s_set_gpr_idx_off")
+      return false;
+    if (It->second.contains(P))
+      return true;
+  }
+  return false;
+}
+
+bool InstInfoCache::unknownRegisters(Operation *Op) {
+  const InstInfo &I = get(Op);
+  if (I.IsCall || I.Kind == OpKind::Raw || I.Kind == OpKind::Unknown)
+    return true;
+  if (I.SideEffectWhy == "M0-relative register access" ||
+      I.SideEffectWhy == "VGPR indexing mode")
+    return true;
+  return I.isVALU() && inIndexedMode(Op);
 }

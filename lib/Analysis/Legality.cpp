@@ -66,7 +66,8 @@ void Legality::recordWaits(const WaitcntAnalysis &W, ArrayRef<Block *> Blocks) {
     W.replay(B, [&](Operation *Op, const PendingState &S) {
       const InstInfo &I = Cache->get(Op);
       SmallVector<const PendingOp *, 4> Ps;
-      WaitcntAnalysis::touching(S, I, RU, Ps);
+      WaitcntAnalysis::touching(S, I, RU, Ps,
+                                !I.IsCall && Cache->unknownRegisters(Op));
       if (!Ps.empty()) {
         auto &L = BaseUnwaited[Op];
         for (const PendingOp *P : Ps)
@@ -147,8 +148,10 @@ void Legality::baselineProblems(SmallVectorImpl<std::string> &Out) {
             RegUnitInfo::addUnit(Touched, X);
         RegisterHit = RegUnitInfo::intersects(Cache->get(P).Defs, Touched);
       }
-      Out.push_back(std::string(RegisterHit ? "unwaited: "
-                                            : "unwaited (LDS memory): ") +
+      bool Unknown = Cache->unknownRegisters(KV.first);
+      Out.push_back(std::string(Unknown       ? "unwaited (unknown registers): "
+                                : RegisterHit ? "unwaited: "
+                                              : "unwaited (LDS memory): ") +
                     Cache->describe(KV.first) + " touches the result of " +
                     (P ? Cache->describe(P) : std::string("an unknown op")));
     }
@@ -641,7 +644,8 @@ Verdict Legality::checkWaits(Transaction &T) {
       const InstInfo &I = Cache->get(Op);
       bool IsNew = T.isNew(Op);
       SmallVector<const PendingOp *, 4> Ps;
-      WaitcntAnalysis::touching(S, I, RU, Ps);
+      WaitcntAnalysis::touching(S, I, RU, Ps,
+                                !I.IsCall && Cache->unknownRegisters(Op));
       for (const PendingOp *P : Ps) {
         if (!IsNew) {
           auto BIt = BaseUnwaited.find(Op);

@@ -118,9 +118,7 @@ void Liveness::transferBackward(Operation *Op, BitVector &Live) const {
   const InstInfo &I = Cache.get(Op);
   const RegUnitInfo &RU = Cache.units();
   bool Ignore = IgnoreUses && IgnoreUses->contains(Op);
-  if (!Ignore && (I.IsCall ||
-      (I.SideEffect && I.SideEffectWhy.starts_with("M0-relative")) ||
-      I.Kind == OpKind::Raw || I.Kind == OpKind::Unknown)) {
+  if (!Ignore && Cache.unknownRegisters(Op)) {
     // Unknown registers read.
     Live.set(0, RU.numMCUnits());
     return;

@@ -186,13 +186,19 @@ void WaitcntAnalysis::replay(
 
 void WaitcntAnalysis::touching(const PendingState &S, const InstInfo &I,
                                const RegUnitInfo &RU,
-                               SmallVectorImpl<const PendingOp *> &Out) {
+                               SmallVectorImpl<const PendingOp *> &Out,
+                               bool UnknownRegisters) {
   if (I.Kind == OpKind::Waitcnt || S.Ops.empty())
     return;
   UnitList Used, Defined;
-  for (uint16_t U : I.Uses)
-    if (!RU.isPseudo(U))
-      Used.push_back(U);
+  if (UnknownRegisters) {
+    for (unsigned U = 0; U < RU.numMCUnits(); ++U)
+      Used.push_back(uint16_t(U));
+  } else {
+    for (uint16_t U : I.Uses)
+      if (!RU.isPseudo(U))
+        Used.push_back(U);
+  }
   for (uint16_t U : I.Defs)
     if (!RU.isPseudo(U))
       Defined.push_back(U);
@@ -230,7 +236,7 @@ void WaitcntAnalysis::findUnwaited(SmallVectorImpl<Unwaited> &Out) const {
     replay(&B, [&](Operation *Op, const PendingState &S) {
       const InstInfo &I = Cache.get(Op);
       SmallVector<const PendingOp *, 4> Ps;
-      touching(S, I, RU, Ps);
+      touching(S, I, RU, Ps, !I.IsCall && Cache.unknownRegisters(Op));
       for (const PendingOp *P : Ps) {
         Unwaited U;
         U.User = Op;

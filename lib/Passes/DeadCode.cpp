@@ -62,7 +62,8 @@ struct DeadCodePass : public asmevo::impl::DeadCodeBase<DeadCodePass> {
           // Walk backwards; erased ops' reads do not make anything live.
           for (Operation &Op : llvm::reverse(B)) {
             const InstInfo &I = C.get(&Op);
-            bool IsDead = isCandidate(I, RU);
+            bool Unknown = C.unknownRegisters(&Op);
+            bool IsDead = !Unknown && isCandidate(I, RU);
             if (IsDead)
               for (uint16_t U : I.Defs)
                 if (!RU.isPseudo(U) && L2.test(U))
@@ -73,8 +74,7 @@ struct DeadCodePass : public asmevo::impl::DeadCodeBase<DeadCodePass> {
             }
             // The op stays: kill what it writes, add what it reads.
             bool VectorKills = Live.kills(&Op);
-            if (I.IsCall || I.Kind == OpKind::Raw ||
-                I.SideEffectWhy.starts_with("M0-relative")) {
+            if (Unknown) {
               L2.set(0, RU.numMCUnits());
               continue;
             }

@@ -57,7 +57,8 @@ llvm::DenseMap<Operation *, waits::Counts> waits::plan(Legality &L,
       unsigned N[NumCounters];
       maxCounts(N);
       SmallVector<const PendingOp *, 4> Ps;
-      WaitcntAnalysis::touching(St, I, RU, Ps);
+      WaitcntAnalysis::touching(St, I, RU, Ps,
+                                !I.IsCall && C.unknownRegisters(&Op));
       for (const PendingOp *P : Ps)
         P->requiredCounts(N);
       if (I.Sync) {

@@ -60,6 +60,19 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
     amdgcn.s_endpgm [0x10]
   }
 
+  // CHECK-LABEL: amdgcn.kernel @indexed
+  amdgcn.kernel @indexed attributes {descriptor = {}} {
+    // Between s_set_gpr_idx_on and _off the VGPR operands are offsets from
+    // the index: "v0" may be any VGPR, so the write is not dead.
+    // CHECK: s_set_gpr_idx_on "s8, gpr_idx(DST)"
+    // CHECK-NEXT: v_mov_b32_e32 "v0, v20"
+    amdgcn.inst [0x0] s_set_gpr_idx_on "s8, gpr_idx(DST)"
+    amdgcn.inst [0x8] v_mov_b32_e32 "v0, v20"
+    amdgcn.inst [0xc] s_set_gpr_idx_off ""
+    amdgcn.inst [0x10] global_store_dword "v[2:3], v5, off"
+    amdgcn.s_endpgm [0x18]
+  }
+
   // CHECK-LABEL: amdgcn.func @device_function
   amdgcn.func @device_function {
     // At a return every register is live (calling convention): kept.

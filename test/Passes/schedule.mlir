@@ -28,6 +28,25 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
     amdgcn.s_endpgm [0x28]
   }
 
+  // CHECK-LABEL: amdgcn.kernel @indexed
+  amdgcn.kernel @indexed attributes {descriptor = {}} {
+    // The indexed read (v[0 + s8]) may read v13: nothing crosses the
+    // s_set_gpr_idx region.
+    // CHECK: v_mov_b32_e32 "v13, v20"
+    // CHECK-NEXT: s_set_gpr_idx_on "s8, gpr_idx(SRC0)"
+    // CHECK-NEXT: v_mov_b32_e32 "v21, v0"
+    // CHECK-NEXT: s_set_gpr_idx_off
+    amdgcn.inst [0x0] global_load_dword "v30, v[6:7], off"
+    amdgcn.inst [0x8] v_mov_b32_e32 "v13, v20"
+    amdgcn.inst [0xc] s_set_gpr_idx_on "s8, gpr_idx(SRC0)"
+    amdgcn.inst [0x14] v_mov_b32_e32 "v21, v0"
+    amdgcn.inst [0x18] s_set_gpr_idx_off ""
+    amdgcn.s_waitcnt [0x1c] vmcnt(0)
+    amdgcn.inst [0x20] global_store_dword "v[6:7], v21, off"
+    amdgcn.inst [0x28] global_store_dword "v[8:9], v30, off"
+    amdgcn.s_endpgm [0x30]
+  }
+
   // CHECK-LABEL: amdgcn.kernel @war
   // WRONG-LABEL: amdgcn.kernel @war
   amdgcn.kernel @war attributes {descriptor = {}} {

@@ -17,6 +17,7 @@
 #include "asmevo/IR/AMDGCN.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <memory>
 #include <string>
@@ -150,6 +151,15 @@ public:
   /// "[0x1920] v_add_u32_e32 v0, s2, v0" (or "<new> ..." without id).
   std::string describe(mlir::Operation *Op);
 
+  /// Does Op read or write registers the analyses cannot name? Calls, raw
+  /// words, M0-relative moves (s_movrel*, v_movrel*), s_set_gpr_idx_* and
+  /// every op between s_set_gpr_idx_on and s_set_gpr_idx_off (its VGPR
+  /// operands are offsets from M0/the index). Such ops are full barriers
+  /// for ordering and keep every register live.
+  bool unknownRegisters(mlir::Operation *Op);
+  /// Is Op between s_set_gpr_idx_on and s_set_gpr_idx_off (on some path)?
+  bool inIndexedMode(mlir::Operation *Op);
+
   /// Does the function containing Op use AGPRs? (LLVM's hazard recognizer
   /// looks 19 instructions back then, 5 otherwise.) Cached per function.
   bool functionUsesAGPRs(mlir::Operation *Op);
@@ -166,6 +176,9 @@ private:
   llvm::DenseMap<mlir::Operation *, std::unique_ptr<InstInfo>> Map;
   llvm::StringMap<const DecodedInst *> Templates;
   llvm::DenseMap<mlir::Operation *, bool> UsesAGPRs;
+  llvm::DenseMap<mlir::Operation *, llvm::DenseSet<mlir::Operation *>>
+      Indexed; // per function
+  void computeIndexed(mlir::Operation *Fn);
 };
 
 } // namespace asmevo

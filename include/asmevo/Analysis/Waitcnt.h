@@ -99,10 +99,13 @@ public:
     UnitList Units;
   };
   void findUnwaited(llvm::SmallVectorImpl<Unwaited> &Out) const;
-  /// The in-flight ops whose pending writes an op touches.
+  /// The in-flight ops whose pending writes an op touches (all of them
+  /// that write registers when the op's registers are unknown: see
+  /// InstInfoCache::unknownRegisters).
   static void touching(const PendingState &S, const InstInfo &I,
                        const RegUnitInfo &RU,
-                       llvm::SmallVectorImpl<const PendingOp *> &Out);
+                       llvm::SmallVectorImpl<const PendingOp *> &Out,
+                       bool UnknownRegisters = false);
 
 private:
   mlir::Operation *Fn;
