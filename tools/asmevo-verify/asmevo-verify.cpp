@@ -84,6 +84,11 @@ static cl::opt<std::string> Execute("execute",
                                     cl::cat(Cat));
 static cl::opt<std::string> Output("o", cl::desc("output capture (--execute)"),
                                    cl::cat(Cat));
+static cl::opt<std::string>
+    AfterDir("after-dir",
+             cl::desc("--execute: also write region I's after-state to "
+                      "DIR/region<I>.bin"),
+             cl::cat(Cat));
 static cl::opt<bool> ProbeHip("probe-hip",
                               cl::desc("report whether a HIP runtime and a "
                                        "device are usable"),
@@ -121,8 +126,8 @@ static int execute() {
     return bad(toString(C.takeError()));
   if (C->CodeObject.empty())
     return bad(Execute + ": the capture does not embed its code object");
-  if (Output.empty())
-    return bad("--execute needs -o OUT");
+  if (Output.empty() && AfterDir.empty())
+    return bad("--execute needs -o OUT or --after-dir DIR");
   auto Exec = makeExecutor();
   DispatchImage Img;
   Img.CodeObject = C->CodeObject;
@@ -153,8 +158,19 @@ static int execute() {
   }
   C->Note = R->ok() ? "executed by asmevo-verify --execute (" + Exec->name().str() + ")"
                     : "FAILED: " + R->Message;
-  if (Error E = writeCaptureFile(*C, Output))
-    return bad(toString(std::move(E)));
+  if (!Output.empty())
+    if (Error E = writeCaptureFile(*C, Output))
+      return bad(toString(std::move(E)));
+  if (!AfterDir.empty())
+    for (size_t I = 0; I < C->Regions.size(); ++I) {
+      std::string P = (AfterDir + "/region" + Twine(I) + ".bin").str();
+      std::error_code EC;
+      raw_fd_ostream OS(P, EC);
+      if (EC)
+        return bad("cannot write " + P);
+      OS.write(reinterpret_cast<const char *>(C->Regions[I].After.data()),
+               C->Regions[I].After.size());
+    }
   if (!R->ok()) {
     errs() << "asmevo-verify: " << R->Message << "\n";
     return 1;

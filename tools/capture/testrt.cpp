@@ -1,0 +1,282 @@
+//===- testrt.cpp - A test HIP runtime on top of the emulator -------------===//
+//
+// libamdhip64.so test double (output in <build>/lib/asmevo-testrt/): enough
+// of the HIP module API for host programs to run without a GPU or ROCm.
+// Device memory is host memory at fake device addresses (0x3000_0000_0000
+// upwards, 4 KiB apart); a launch writes the dispatch as a capture (all
+// live allocations before it) and runs `asmevo-verify --execute` on it in a
+// child process, then reads the allocations back. Launches are synchronous.
+//
+// ASMEVO_VERIFY_BIN overrides the asmevo-verify used (default: the one of
+// the build). Standard library only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CodeObjectLite.h"
+#include "hip_api.h"
+
+#include "asmevo/Verify/CaptureWriter.h"
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#ifndef ASMEVO_VERIFY_BIN
+#define ASMEVO_VERIFY_BIN "asmevo-verify"
+#endif
+
+using namespace asmevo;
+
+struct ihipModule_t {
+  std::vector<uint8_t> Image;
+  lite::CodeObjectInfo Info;
+};
+struct ihipModuleSymbol_t {
+  ihipModule_t *M;
+  std::string Name;
+};
+
+namespace {
+
+std::mutex Mu;
+std::map<uint64_t, std::vector<uint8_t>> Mem; // device address -> bytes
+uint64_t Next = 0x300000000000ull;
+unsigned Launches = 0;
+
+/// Host pointer for [Addr, Addr+Len) in one allocation, or null.
+uint8_t *dev(uint64_t Addr, size_t Len) {
+  auto It = Mem.upper_bound(Addr);
+  if (It == Mem.begin())
+    return nullptr;
+  --It;
+  if (Addr - It->first > It->second.size() ||
+      Len > It->second.size() - (Addr - It->first))
+    return nullptr;
+  return It->second.data() + (Addr - It->first);
+}
+
+bool isDev(const void *P) {
+  uint64_t A = reinterpret_cast<uint64_t>(P);
+  return A >= 0x300000000000ull && A < 0x400000000000ull;
+}
+
+hipError_t loadImage(hipModule_t *Mod, const uint8_t *Image, size_t Size) {
+  auto M = std::make_unique<ihipModule_t>();
+  M->Image.assign(Image, Image + Size);
+  std::string Err;
+  if (!lite::readCodeObject(M->Image.data(), Size, M->Info, Err)) {
+    std::fprintf(stderr, "asmevo test runtime: %s\n", Err.c_str());
+    return hipErrorInvalidImage;
+  }
+  *Mod = M.release();
+  return hipSuccess;
+}
+
+} // namespace
+
+extern "C" {
+
+hipError_t hipInit(unsigned) { return hipSuccess; }
+hipError_t hipGetDeviceCount(int *N) {
+  if (N)
+    *N = 1;
+  return hipSuccess;
+}
+hipError_t hipSetDevice(int D) { return D == 0 ? hipSuccess : hipErrorInvalidDevice; }
+hipError_t hipDeviceGetName(char *Name, int Len, int) {
+  if (Name && Len > 0)
+    std::snprintf(Name, size_t(Len), "asmevo CPU emulator (test runtime)");
+  return hipSuccess;
+}
+hipError_t hipRuntimeGetVersion(int *V) {
+  if (V)
+    *V = 0;
+  return hipSuccess;
+}
+const char *hipGetErrorString(hipError_t E) {
+  switch (E) {
+  case hipSuccess: return "hipSuccess";
+  case hipErrorInvalidValue: return "hipErrorInvalidValue";
+  case hipErrorOutOfMemory: return "hipErrorOutOfMemory";
+  case hipErrorInvalidImage: return "hipErrorInvalidImage";
+  case hipErrorNotFound: return "hipErrorNotFound";
+  case hipErrorLaunchFailure: return "hipErrorLaunchFailure";
+  default: return "hipErrorUnknown";
+  }
+}
+
+hipError_t hipMalloc(void **Ptr, size_t Size) {
+  if (!Ptr)
+    return hipErrorInvalidValue;
+  std::lock_guard<std::mutex> L(Mu);
+  uint64_t A = Next;
+  Next += (Size + 4095) / 4096 * 4096 + 4096;
+  Mem[A].assign(Size, 0);
+  *Ptr = reinterpret_cast<void *>(A);
+  return hipSuccess;
+}
+
+hipError_t hipFree(void *Ptr) {
+  std::lock_guard<std::mutex> L(Mu);
+  if (!Ptr)
+    return hipSuccess;
+  return Mem.erase(reinterpret_cast<uint64_t>(Ptr)) ? hipSuccess
+                                                    : hipErrorInvalidValue;
+}
+
+hipError_t hipMemcpy(void *Dst, const void *Src, size_t N, hipMemcpyKind K) {
+  std::lock_guard<std::mutex> L(Mu);
+  if (K == hipMemcpyDefault)
+    K = isDev(Dst) ? (isDev(Src) ? hipMemcpyDeviceToDevice : hipMemcpyHostToDevice)
+                   : (isDev(Src) ? hipMemcpyDeviceToHost : hipMemcpyHostToHost);
+  uint8_t *D = static_cast<uint8_t *>(Dst);
+  const uint8_t *S = static_cast<const uint8_t *>(Src);
+  if (K == hipMemcpyHostToDevice || K == hipMemcpyDeviceToDevice)
+    D = dev(reinterpret_cast<uint64_t>(Dst), N);
+  if (K == hipMemcpyDeviceToHost || K == hipMemcpyDeviceToDevice)
+    S = dev(reinterpret_cast<uint64_t>(Src), N);
+  if (!D || !S)
+    return hipErrorInvalidValue;
+  std::memmove(D, S, N);
+  return hipSuccess;
+}
+hipError_t hipMemcpyHtoD(hipDeviceptr_t Dst, void *Src, size_t N) {
+  return hipMemcpy(Dst, Src, N, hipMemcpyHostToDevice);
+}
+hipError_t hipMemcpyDtoH(void *Dst, hipDeviceptr_t Src, size_t N) {
+  return hipMemcpy(Dst, Src, N, hipMemcpyDeviceToHost);
+}
+hipError_t hipMemset(void *Dst, int V, size_t N) {
+  std::lock_guard<std::mutex> L(Mu);
+  uint8_t *D = dev(reinterpret_cast<uint64_t>(Dst), N);
+  if (!D)
+    return hipErrorInvalidValue;
+  std::memset(D, V, N);
+  return hipSuccess;
+}
+
+hipError_t hipModuleLoadData(hipModule_t *Mod, const void *Image) {
+  if (!Mod || !Image)
+    return hipErrorInvalidValue;
+  size_t Size = lite::elfImageSize(static_cast<const uint8_t *>(Image));
+  if (!Size)
+    return hipErrorInvalidImage;
+  return loadImage(Mod, static_cast<const uint8_t *>(Image), Size);
+}
+
+hipError_t hipModuleLoad(hipModule_t *Mod, const char *Path) {
+  if (!Mod || !Path)
+    return hipErrorInvalidValue;
+  std::ifstream F(Path, std::ios::binary);
+  if (!F)
+    return hipErrorNotFound;
+  std::vector<uint8_t> B((std::istreambuf_iterator<char>(F)),
+                         std::istreambuf_iterator<char>());
+  return loadImage(Mod, B.data(), B.size());
+}
+
+hipError_t hipModuleUnload(hipModule_t Mod) {
+  delete Mod;
+  return hipSuccess;
+}
+
+hipError_t hipModuleGetFunction(hipFunction_t *F, hipModule_t Mod,
+                                const char *Name) {
+  if (!F || !Mod || !Name)
+    return hipErrorInvalidValue;
+  if (!Mod->Info.kernel(Name))
+    return hipErrorNotFound;
+  *F = new ihipModuleSymbol_t{Mod, Name};
+  return hipSuccess;
+}
+
+hipError_t hipModuleLaunchKernel(hipFunction_t F, unsigned GX, unsigned GY,
+                                 unsigned GZ, unsigned BX, unsigned BY,
+                                 unsigned BZ, unsigned Shared, hipStream_t,
+                                 void **Params, void **Extra) {
+  if (!F)
+    return hipErrorInvalidValue;
+  const lite::KernelLayout *K = F->M->Info.kernel(F->Name);
+  if (!K)
+    return hipErrorNotFound;
+  std::lock_guard<std::mutex> L(Mu);
+  verify::CaptureData C;
+  C.Producer = "asmevo test runtime";
+  C.Target = F->M->Info.Target;
+  C.Kernel = F->Name;
+  C.CodeObject = F->M->Image;
+  C.CodeObjectSha256 = verify::sha256HexStd(C.CodeObject.data(), C.CodeObject.size());
+  C.Workgroups = {GX, GY, GZ};
+  C.WorkgroupSize = {BX, BY, BZ};
+  C.DynamicLds = Shared;
+  C.KernargHasHidden = false;
+  if (!lite::kernargFromExtra(Extra, C.Kernarg))
+    C.Kernarg = lite::packKernelParams(*K, Params);
+  for (auto &[A, D] : Mem) {
+    verify::CaptureRegion R;
+    R.Address = A;
+    R.Size = D.size();
+    R.Before = D;
+    C.Regions.push_back(std::move(R));
+  }
+  const char *Tmp = std::getenv("TMPDIR");
+  std::string Dir = std::string(Tmp && *Tmp ? Tmp : "/tmp") + "/asmevo-testrt-" +
+                    std::to_string(getpid()) + "-" + std::to_string(Launches++);
+  mkdir(Dir.c_str(), 0700);
+  std::string In = Dir + "/launch.cap";
+  if (!verify::writeCapture(C, In))
+    return hipErrorUnknown;
+  const char *Bin = std::getenv("ASMEVO_VERIFY_BIN");
+  std::string Exe = Bin && *Bin ? Bin : ASMEVO_VERIFY_BIN;
+  pid_t P = fork();
+  if (P == 0) {
+    execl(Exe.c_str(), Exe.c_str(), "--execute", In.c_str(), "--after-dir",
+          Dir.c_str(), (char *)nullptr);
+    std::fprintf(stderr, "asmevo test runtime: cannot run %s\n", Exe.c_str());
+    _exit(127);
+  }
+  int St = 0;
+  if (P < 0 || waitpid(P, &St, 0) < 0)
+    return hipErrorUnknown;
+  hipError_t Result = hipSuccess;
+  if (!WIFEXITED(St) || WEXITSTATUS(St) != 0) {
+    std::fprintf(stderr, "asmevo test runtime: launch of %s failed (status %d)\n",
+                 F->Name.c_str(), St);
+    Result = hipErrorLaunchFailure;
+  } else {
+    unsigned I = 0;
+    for (auto &[A, D] : Mem) {
+      std::ifstream R(Dir + "/region" + std::to_string(I++) + ".bin",
+                      std::ios::binary);
+      std::vector<uint8_t> B((std::istreambuf_iterator<char>(R)),
+                             std::istreambuf_iterator<char>());
+      if (B.size() != D.size()) {
+        Result = hipErrorLaunchFailure;
+        break;
+      }
+      D = std::move(B);
+    }
+  }
+  if (!std::getenv("ASMEVO_TESTRT_KEEP")) {
+    std::string Cmd = "rm -rf '" + Dir + "'";
+    if (std::system(Cmd.c_str()) != 0)
+      std::fprintf(stderr, "asmevo test runtime: cannot remove %s\n", Dir.c_str());
+  }
+  return Result;
+}
+
+hipError_t hipDeviceSynchronize(void) { return hipSuccess; }
+hipError_t hipStreamSynchronize(hipStream_t) { return hipSuccess; }
+
+} // extern "C"
