@@ -323,11 +323,13 @@ Reference::create(ArrayRef<uint8_t> K0Bytes, StringRef Kernel,
     In.Image.CodeObject = I.K0Bytes;
     auto R = I.Exec->run(In.Image, I.execOptions(In, 0, Opts.Budget, true));
     if (!R) {
-      if (In.From == TestInput::Synthesized) {
-        I.Notes.push_back("dropped " + In.Name + ": " + toString(R.takeError()));
-        continue;
-      }
-      I.Undecidable = Evidence{In.Name, "K0 cannot be run: " + toString(R.takeError()), ""};
+      // The executor could not run the dispatch at all (no device, address
+      // conflict, ...): nothing can be decided with it.
+      I.Undecidable = Evidence{In.Name,
+                               "the " + I.Exec->name().str() +
+                                   " executor cannot run K0: " +
+                                   toString(R.takeError()),
+                               ""};
       return Ref;
     }
     if (!R->ok()) {
