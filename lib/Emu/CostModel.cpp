@@ -323,6 +323,10 @@ std::string timingJson(const TimingResult &R, const std::vector<HotWindow> &W,
       J.attribute("modelled_cus", int64_t(R.ModelledCUs));
       J.attribute("workgroups", int64_t(R.Workgroups));
       J.attribute("modelled_workgroups", int64_t(R.ModelledWorkgroups));
+      J.attributeArray("modelled_cu_cycles", [&] {
+        for (uint64_t C : R.CuCycles)
+          J.value(int64_t(C));
+      });
     });
     J.attributeObject("occupancy", [&] {
       const Occupancy &O = R.Occ;

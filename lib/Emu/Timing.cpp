@@ -604,7 +604,11 @@ struct TimedDispatch::Impl {
     }
     if (!Waiting)
       return;
-    uint64_t R = T + D.BarrierLatency;
+    // Released at a multiple of the issue period, so that every SIMD sees
+    // the release at the same phase of its slots (an earlier last arrival
+    // never makes the waves resume later).
+    uint64_t Per = std::max(1u, D.IssuePeriod);
+    uint64_t R = (T + D.BarrierLatency + Per - 1) / Per * Per;
     ++G.WG.Epoch;
     for (TWave &X : G.TW) {
       if (X.Done || !X.AtBarrier)
