@@ -36,6 +36,9 @@ static uint32_t readWord(ArrayRef<uint8_t> B, size_t I) {
          uint32_t(B[I + 3]) << 24;
 }
 
+// DenseMap<uint64_t> reserves ~0 and ~0 - 1 as its empty and tombstone keys.
+static bool isCacheable64(uint64_t Key) { return Key < ~uint64_t(0) - 1; }
+
 // Marks a first word whose instruction is longer than 4 bytes.
 static const DecodedInst LongMarker{};
 
@@ -252,9 +255,11 @@ const DecodedInst *TargetInfo::decode(ArrayRef<uint8_t> Bytes) {
       return It->second;
     if (Bytes.size() >= 8) {
       uint64_t Key = uint64_t(W0) | uint64_t(readWord(Bytes, 4)) << 32;
-      auto It64 = Cache64.find(Key);
-      if (It64 != Cache64.end())
-        return It64->second;
+      if (isCacheable64(Key)) {
+        auto It64 = Cache64.find(Key);
+        if (It64 != Cache64.end())
+          return It64->second;
+      }
     }
   }
   return decodeUncached(Bytes);
@@ -296,7 +301,9 @@ const DecodedInst *TargetInfo::decodeUncached(ArrayRef<uint8_t> Bytes) {
     Cache32[W0] = &D;
   } else if (Size == 8) {
     Cache32[W0] = &LongMarker;
-    Cache64[uint64_t(W0) | uint64_t(readWord(Bytes, 4)) << 32] = &D;
+    uint64_t Key = uint64_t(W0) | uint64_t(readWord(Bytes, 4)) << 32;
+    if (isCacheable64(Key))
+      Cache64[Key] = &D;
   }
   return &D;
 }

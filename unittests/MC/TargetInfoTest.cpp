@@ -64,6 +64,24 @@ TEST(TargetInfo, RejectsShortAndInvalidBytes) {
   EXPECT_EQ(gfx942().decode(Half), nullptr);
 }
 
+TEST(TargetInfo, AllOnesWordsAreCachedSafely) {
+  // 0xffffffff and 0xfffffffe are DenseMap's reserved keys; a fuzzer found
+  // that using them as cache keys returned garbage entries.
+  for (int Round = 0; Round < 3; ++Round)
+    for (uint32_t W : {0xffffffffu, 0xfffffffeu}) {
+      auto B = bytesOf({W, 0xffffffffu, 0xbf800000u});
+      const DecodedInst *D = gfx942().decode(B);
+      if (D) {
+        EXPECT_TRUE(D->Size == 4 || D->Size == 8);
+        EXPECT_FALSE(D->Mnemonic.empty());
+      }
+      auto C = bytesOf({0xbf8010ffu}); // s_nop 0x10ff
+      const DecodedInst *N = gfx942().decode(C);
+      ASSERT_NE(N, nullptr);
+      EXPECT_EQ(N->Mnemonic, "s_nop");
+    }
+}
+
 TEST(TargetInfo, AssemblesToTheDocumentedEncoding) {
   MCInst Inst;
   SmallVector<uint8_t, 8> Bytes;

@@ -207,7 +207,10 @@ private:
   std::deque<DecodedInst> Entries;
   // First word -> entry, for 4-byte instructions; (w0,w1) -> entry for
   // 8-byte ones. A first word whose instruction is longer maps to Long.
-  llvm::DenseMap<uint32_t, const DecodedInst *> Cache32;
+  // DenseMap reserves the all-ones keys (empty/tombstone): the 32-bit cache
+  // is keyed by the word zero-extended to 64 bits, and 64-bit keys that
+  // collide with the reserved ones bypass the cache.
+  llvm::DenseMap<uint64_t, const DecodedInst *> Cache32;
   llvm::DenseMap<uint64_t, const DecodedInst *> Cache64;
   llvm::DenseMap<const DecodedInst *, bool> TextRoundTrip;
   llvm::StringMap<uint32_t> SoppTemplates;
