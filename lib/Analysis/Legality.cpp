@@ -243,6 +243,12 @@ void Legality::Transaction::erase(Operation *X) {
   X->remove();
 }
 
+void Legality::Transaction::eraseRedundant(Operation *X, Operation *Same) {
+  erase(X);
+  if (!Log.empty() && Log.back().K == Entry::Erase && Log.back().Op == X)
+    Log.back().SameAs = Same;
+}
+
 void Legality::Transaction::insert(Operation *New, Operation *Y, bool Owned) {
   if (!StructureError.Legal) {
     if (Owned)
@@ -513,6 +519,46 @@ Verdict Legality::checkOrder(Transaction &T) {
   return Verdict::ok();
 }
 
+/// Is the claim of eraseRedundant true in the current IR?
+bool Legality::redundancyHolds(const Transaction::Entry &E) {
+  const InstInfo &I = Cache->get(E.Op);
+  if (I.Kind != OpKind::Inst || I.SideEffect || I.MemRead || I.MemWrite ||
+      I.Counters || I.IsCall)
+    return false;
+  if (E.SameAs == E.Op) {
+    // A copy of a register to itself.
+    StringRef M = I.Mnemonic;
+    if (!(M == "v_mov_b32_e32" || M == "s_mov_b32" || M == "s_mov_b64" ||
+          M == "v_mov_b64_e32"))
+      return false;
+    const InstInfo::RegOperand *Dst = nullptr, *Src = nullptr;
+    for (const InstInfo::RegOperand &R : I.Regs)
+      if (R.OperandIndex == 0)
+        Dst = &R;
+      else if (R.OperandIndex == 1)
+        Src = &R;
+    return Dst && Src && Dst->Reg == Src->Reg;
+  }
+  Operation *P = E.SameAs;
+  if (!P->getBlock() || P->getBlock() != E.OldBlock)
+    return false;
+  if (getOriginalBytes(P) != getOriginalBytes(E.Op))
+    return false;
+  if (RegUnitInfo::intersects(I.Defs, I.Uses) || Cache->unknownRegisters(P))
+    return false;
+  UnitList Watch(I.Uses.begin(), I.Uses.end());
+  for (uint16_t U : I.Defs)
+    RegUnitInfo::addUnit(Watch, U);
+  for (Operation *X = P->getNextNode(); X != E.OldNext; X = X->getNextNode()) {
+    if (!X)
+      return false; // the old position is not after P any more
+    const InstInfo &XI = Cache->get(X);
+    if (Cache->unknownRegisters(X) || RegUnitInfo::intersects(XI.Defs, Watch))
+      return false;
+  }
+  return true;
+}
+
 Verdict Legality::checkLiveValues(Transaction &T) {
   bool Any = false;
   llvm::DenseSet<Operation *> NewOps;
@@ -568,9 +614,31 @@ Verdict Legality::checkLiveValues(Transaction &T) {
                                     ")") +
                   " and no new op of the same kind replaces it");
       }
-      BitVector L = E.OldNext && E.OldNext->getBlock() == E.OldBlock
-                        ? Live.liveBefore(E.OldNext)
-                        : Live.liveOut(E.OldBlock);
+      if (E.SameAs) {
+        if (!redundancyHolds(E))
+          return Verdict::fail(Verdict::Kind::LiveValue,
+                               "erasing " + Cache->describe(E.Op) +
+                                   " as redundant: it does not repeat " +
+                                   (E.SameAs == E.Op
+                                        ? std::string("its own source")
+                                        : Cache->describe(E.SameAs)) +
+                                   " with everything it reads unchanged");
+        continue;
+      }
+      // Registers live where the op was: before the first op that
+      // followed it in the baseline and is still in the block.
+      Operation *Next = nullptr;
+      {
+        auto &Order = BaseOrder[E.OldBlock];
+        auto It = llvm::find(Order, E.Op);
+        if (It != Order.end())
+          for (++It; It != Order.end() && !Next; ++It)
+            if ((*It)->getBlock() == E.OldBlock)
+              Next = *It;
+        if (!Next && E.OldNext && E.OldNext->getBlock() == E.OldBlock)
+          Next = E.OldNext;
+      }
+      BitVector L = Next ? Live.liveBefore(Next) : Live.liveOut(E.OldBlock);
       UnitList Lost;
       const UnitList &ND = NewDefs.lookup(E.OldBlock);
       for (uint16_t U : I.Defs)

@@ -98,6 +98,13 @@ public:
     void moveAfter(mlir::Operation *X, mlir::Operation *Y);
     /// Removes X (kept until commit for roll back).
     void erase(mlir::Operation *X);
+    /// Removes X claiming that its results are already in place: Same is
+    /// an earlier identical instruction of the block (same encoding, no
+    /// side effects, not reading its own results) with nothing it reads or
+    /// writes changed in between, or X itself when X copies a register to
+    /// itself. The claim is checked; if it holds, X's results count as
+    /// provided for the live-value check.
+    void eraseRedundant(mlir::Operation *X, mlir::Operation *Same);
     /// Inserts a detached op before Y; the transaction owns it until commit.
     void insertBefore(mlir::Operation *New, mlir::Operation *Y);
     /// Replaces a contiguous range by detached new ops.
@@ -125,6 +132,7 @@ public:
       mlir::Block *OldBlock;
       mlir::Operation *OldNext; // null: end of OldBlock
       bool Owned;               // Insert: destroyed on roll back
+      mlir::Operation *SameAs = nullptr; // Erase: eraseRedundant's claim
     };
     void touch(mlir::Operation *Op, mlir::Block *B);
     void insert(mlir::Operation *New, mlir::Operation *Y, bool Owned);
@@ -178,6 +186,7 @@ private:
   Verdict checkLiveValues(Transaction &T);
   Verdict checkWaits(Transaction &T);
   Verdict checkHazards(Transaction &T);
+  bool redundancyHolds(const Transaction::Entry &E);
   void affectedConsumers(const Transaction &T,
                          llvm::SmallVectorImpl<mlir::Operation *> &Out);
   void recordHazards(llvm::ArrayRef<mlir::Operation *> Consumers);

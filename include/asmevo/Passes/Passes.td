@@ -166,4 +166,30 @@ def Schedule : AMDGCNPass<"amdgcn-schedule"> {
   ];
 }
 
+def Peephole : AMDGCNPass<"amdgcn-peephole"> {
+  let summary = "Exactly equivalent local rewrites";
+  let description = [{
+    Integer and bitwise fusions that compute bit-identical results (no
+    floating-point contraction, no change of rounding), when the
+    intermediate register is not read afterwards:
+    `v_lshlrev_b32 + v_add_u32 -> v_lshl_add_u32`,
+    `v_add_u32 + v_add_u32 -> v_add3_u32`,
+    `v_lshlrev_b32 + v_or_b32 -> v_lshl_or_b32`,
+    `v_and_b32 + v_or_b32 -> v_and_or_b32`;
+    moves of a register to itself are deleted; an instruction identical to
+    an earlier one (same encoding, no side effects, nothing it reads or
+    writes, nor EXEC, changed in between, not reading its own result) is
+    deleted (redundant compares and moves). Every rewrite goes through the
+    legality checks.
+  }];
+  let options = [
+    Option<"summary", "summary", "bool", "false",
+           "print what the pass did to stderr">,
+    Option<"verbose", "verbose", "bool", "false",
+           "print every decision to stderr">,
+    Option<"window", "window", "unsigned", "4",
+           "how many ops may lie between the two instructions of a fusion">
+  ];
+}
+
 #endif // ASMEVO_PASSES_TD
