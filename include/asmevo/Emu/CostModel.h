@@ -223,7 +223,7 @@ struct HotWindow {
 
 struct HotWindowOptions {
   unsigned MaxWindows = 5;
-  unsigned MaxInstructions = 48;  // per window
+  unsigned MaxInstructions = 96;  // per window (a typical loop body fits)
   double MinShare = 0.01;         // stop below this share
   double ExtendFraction = 0.02;   // extend while a neighbour has at least
                                   // this fraction of the seed's cycles
