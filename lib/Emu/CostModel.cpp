@@ -291,8 +291,23 @@ void printHotWindows(raw_ostream &OS, const TimingResult &R,
   }
 }
 
+void printPerPC(raw_ostream &OS, const TimingResult &R) {
+  uint64_t All = R.modelledWaveCycles();
+  OS << "    offset   executed    sampled     cycles   share      busy   "
+        "depend    vmcnt  lgkmcnt  barrier    issue  instruction\n";
+  for (auto &[Off, C] : R.PerPC) {
+    auto T = R.Text.find(Off);
+    OS << formatv("    {0,-8} {1,8} {2,10} {3,10} {4,6:f2}%", 
+                  formatv("{0:x}", Off).str(), C.Executed, C.SampledExecuted,
+                  C.total(), All ? 100.0 * C.total() / All : 0.0);
+    for (unsigned K = 0; K < NumStallKinds; ++K)
+      OS << formatv(" {0,8}", C.Cycles[K]);
+    OS << "  " << (T == R.Text.end() ? std::string("?") : T->second) << "\n";
+  }
+}
+
 std::string timingJson(const TimingResult &R, const std::vector<HotWindow> &W,
-                       StringRef Kernel) {
+                       StringRef Kernel, bool AllPCs) {
   std::string S;
   raw_string_ostream OS(S);
   json::OStream J(OS, 2);
@@ -339,6 +354,20 @@ std::string timingJson(const TimingResult &R, const std::vector<HotWindow> &W,
       J.attribute("lds_bytes", int64_t(O.LdsAllocated));
     });
     J.attribute("modelled_wave_cycles", int64_t(All));
+    if (AllPCs)
+      J.attributeArray("per_pc", [&] {
+        for (auto &[Off, C] : R.PerPC) {
+          auto T = R.Text.find(Off);
+          J.object([&] {
+            J.attribute("offset", int64_t(Off));
+            J.attribute("text", T == R.Text.end() ? std::string() : T->second);
+            J.attribute("executed", int64_t(C.Executed));
+            J.attribute("sampled_executed", int64_t(C.SampledExecuted));
+            J.attribute("cycles", int64_t(C.total()));
+            reasons(C.Cycles);
+          });
+        }
+      });
     J.attributeArray("hot_windows", [&] {
       for (const HotWindow &H : W)
         J.object([&] {

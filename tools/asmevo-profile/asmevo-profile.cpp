@@ -1,7 +1,7 @@
 //===- asmevo-profile.cpp - Modelled timing and hot windows of a dispatch -===//
 //
 //   asmevo-profile CODEOBJ --kernel K --spec SPEC.json [--device mi300x]
-//                  [--modelled-cus N] [--hot N] [--json FILE] [--per-pc FILE]
+//                  [--modelled-cus N] [--hot N] [--json FILE] [--per-pc]
 //
 // Runs one dispatch on the CPU emulator in timing mode (CostModel.h) and
 // prints the modelled time, occupancy, cycles by stall reason and the hot
@@ -49,6 +49,10 @@ static cl::opt<unsigned> EmuThreads("emu-threads", cl::init(0),
 static cl::opt<uint64_t> Budget("budget", cl::init(1ull << 28),
                                 cl::desc("wave-instructions per wave"));
 static cl::opt<bool> Quiet("quiet", cl::desc("print only the time line"));
+static cl::opt<bool> PerPC("per-pc",
+                           cl::desc("also print (and put in the JSON) every "
+                                    "executed instruction with its cycles by "
+                                    "reason"));
 
 /// Static instructions of a kernel's code (zero padding words skipped);
 /// 0 when the code size is unknown.
@@ -150,9 +154,13 @@ int main(int argc, char **argv) {
     printTimingSummary(outs(), R);
     if (!Quiet)
       printHotWindows(outs(), R, W);
+    if (PerPC) {
+      outs() << "per instruction (cycles on the modelled CUs):\n";
+      printPerPC(outs(), R);
+    }
   }
   if (!JsonOut.empty()) {
-    std::string J = timingJson(R, W, KernelName);
+    std::string J = timingJson(R, W, KernelName, PerPC);
     // Static size and host cost of this run, for bench/run-suite.
     if (J.size() > 2 && J.front() == '{')
       J = formatv("{{\n  \"kernel_instructions\": {0},\n  "

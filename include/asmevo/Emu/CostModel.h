@@ -239,8 +239,12 @@ void printHotWindows(llvm::raw_ostream &OS, const TimingResult &R,
 /// JSON: {"time": {...}, "occupancy": {...}, "hot_windows": [...]}; each
 /// window lists its instructions with offset, text, executed count, cycles
 /// and cycles by reason.
+/// With AllPCs, also "per_pc": every executed instruction with its costs.
 std::string timingJson(const TimingResult &R, const std::vector<HotWindow> &W,
-                       llvm::StringRef Kernel = "");
+                       llvm::StringRef Kernel = "", bool AllPCs = false);
+/// Every executed instruction: offset, executed, modelled cycles, share and
+/// cycles by reason.
+void printPerPC(llvm::raw_ostream &OS, const TimingResult &R);
 
 } // namespace emu
 } // namespace asmevo
