@@ -19,6 +19,7 @@
 #include "asmevo/Emu/Emulator.h"
 #include "asmevo/IR/AMDGCN.h"
 #include "asmevo/Passes/Passes.h"
+#include "asmevo/Verify/Oracle.h"
 #include "asmevo/Verify/Spec.h"
 
 #include "mlir/IR/AsmState.h"
@@ -91,6 +92,68 @@ static int fail(const Twine &Msg) {
   WithColor::error(errs(), "asmevo-opt") << Msg << "\n";
   return 2;
 }
+
+//===----------------------------------------------------------------------===//
+// --verify (lib/Verify, docs/verification.md): the differential oracle on the
+// pipeline's result; OUT is written only when every kernel is proven
+// equivalent to the input code object.
+//===----------------------------------------------------------------------===//
+
+static cl::opt<bool> VerifyResult(
+    "verify",
+    cl::desc("Run the differential oracle (asmevo-verify) on the result "
+             "against IN and refuse to write -o unless every kernel is "
+             "equivalent: exit 1 not equivalent, 2 cannot decide"),
+    cl::cat(Cat));
+
+/// 0 when every kernel of Result is equivalent to the input code object,
+/// else the worst verdict (1 not equivalent, 2 cannot decide).
+static int verifyAgainstInput(ArrayRef<uint8_t> Result) {
+  if (StringRef(InputFile).ends_with(".mlir")) {
+    errs() << "asmevo-opt: --verify needs a code object as input (the "
+              "original K0)\n";
+    return 2;
+  }
+  auto In = MemoryBuffer::getFile(InputFile, false, false);
+  if (!In) {
+    errs() << "asmevo-opt: --verify: cannot read " << InputFile << "\n";
+    return 2;
+  }
+  ArrayRef<uint8_t> K0(reinterpret_cast<const uint8_t *>((*In)->getBufferStart()),
+                       (*In)->getBufferSize());
+  if (K0 == Result) {
+    errs() << "asmevo-opt: --verify: the result is byte-identical to the "
+              "input\n";
+    return 0;
+  }
+  auto CO = CodeObject::parse(MemoryBuffer::getMemBuffer((*In)->getBuffer(),
+                                                         InputFile, false),
+                              InputFile);
+  if (!CO) {
+    errs() << "asmevo-opt: --verify: " << toString(CO.takeError()) << "\n";
+    return 2;
+  }
+  int Worst = 0;
+  for (const KernelInfo &K : (*CO)->kernels()) {
+    verify::OracleOptions O;
+    auto Ref = verify::Reference::create(K0, K.Name, O);
+    if (!Ref) {
+      errs() << "asmevo-opt: --verify: " << K.Name << ": "
+             << toString(Ref.takeError()) << "\n";
+      return 2;
+    }
+    verify::VerdictResult V = (*Ref)->check(Result);
+    errs() << "asmevo-opt: --verify: " << K.Name << ": " << V.str() << "\n";
+    if (V.V != verify::Verdict::Equivalent && !V.Why.Detail.empty())
+      errs() << V.Why.Detail << "\n";
+    int Code = int(V.V);
+    if (Code == 1 || (Code == 2 && Worst == 0))
+      Worst = Code;
+  }
+  return Worst;
+}
+// --- end of --verify ---
+
 
 static bool isMlirFile(StringRef Path) { return Path.ends_with(".mlir"); }
 
@@ -362,6 +425,18 @@ int main(int argc, char **argv) {
     int RC = profileCodeObject(*Op);
     if (RC || OutputFile.empty())
       return RC;
+  }
+
+  if (VerifyResult) { // --verify: no output unless proven equivalent
+    auto Bytes = emitCodeObject(*Op);
+    if (!Bytes)
+      return fail(InputFile + ": emission failed: " + toString(Bytes.takeError()));
+    if (int V = verifyAgainstInput(*Bytes)) {
+      WithColor::error(errs(), "asmevo-opt")
+          << "--verify: the result is not proven equivalent to " << InputFile
+          << "; nothing written\n";
+      return V;
+    }
   }
 
   EmitKind Kind = Emit;
