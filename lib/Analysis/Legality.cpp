@@ -576,6 +576,28 @@ Verdict Legality::checkLiveValues(Transaction &T) {
     return Verdict::ok();
   const RegUnitInfo &RU = Cache->units();
   Liveness Live(Fn, *Cache, Liveness::Mode::Conservative, &NewOps);
+  // Live sets around every op of a block, computed once per block (a
+  // transaction may touch thousands of ops of one block).
+  llvm::DenseMap<Block *, llvm::DenseMap<Operation *, std::pair<BitVector,
+                                                                BitVector>>>
+      Around;
+  auto around = [&](Operation *Op) -> std::pair<BitVector, BitVector> & {
+    Block *B = Op->getBlock();
+    auto &M = Around[B];
+    if (M.empty()) {
+      Live.walkBackward(B, [&](Operation *X, const BitVector &LiveAfter) {
+        M[X].second = LiveAfter;
+      });
+      // liveBefore(X) == liveAfter(previous op); the first op recomputes.
+      for (Operation &X : *B) {
+        Operation *P = X.getPrevNode();
+        M[&X].first = P ? M[P].second : Live.liveBefore(&X);
+      }
+    }
+    return M[Op];
+  };
+  auto liveBefore = [&](Operation *Op) { return around(Op).first; };
+  auto liveAfter = [&](Operation *Op) { return around(Op).second; };
   // Units written by new / erased ops per block (replacements).
   llvm::DenseMap<Block *, UnitList> NewDefs, ErasedDefs;
   for (const Transaction::Entry &E : T.Log) {
@@ -638,7 +660,7 @@ Verdict Legality::checkLiveValues(Transaction &T) {
         if (!Next && E.OldNext && E.OldNext->getBlock() == E.OldBlock)
           Next = E.OldNext;
       }
-      BitVector L = Next ? Live.liveBefore(Next) : Live.liveOut(E.OldBlock);
+      BitVector L = Next ? liveBefore(Next) : Live.liveOut(E.OldBlock);
       UnitList Lost;
       const UnitList &ND = NewDefs.lookup(E.OldBlock);
       for (uint16_t U : I.Defs)
@@ -653,7 +675,7 @@ Verdict Legality::checkLiveValues(Transaction &T) {
     }
     if (E.K == Transaction::Entry::Insert && E.Op->getBlock()) {
       const InstInfo &I = Cache->get(E.Op);
-      BitVector L = Live.liveAfter(E.Op);
+      BitVector L = liveAfter(E.Op);
       UnitList Clobbered;
       const UnitList &ED = ErasedDefs.lookup(E.Op->getBlock());
       for (uint16_t U : I.Defs)

@@ -192,4 +192,24 @@ def Peephole : AMDGCNPass<"amdgcn-peephole"> {
   ];
 }
 
+def RegCompact : AMDGCNPass<"amdgcn-regcompact"> {
+  let summary = "Renumber registers to lower the VGPR/AGPR/SGPR counts";
+  let description = [{
+    In each kernel that calls nothing and uses no indexed or M0-relative
+    register access, aligned groups of registers that no instruction names
+    (2 VGPRs/AGPRs, 4 SGPRs: tuple alignment is kept) are squeezed out above
+    the registers the hardware initializes (live at entry), by renaming
+    every operand consistently. The descriptor's granulated VGPR/SGPR
+    counts and accum_offset and the metadata's .vgpr_count, .agpr_count and
+    .sgpr_count are lowered to match; the VGPR-limited occupancy before and
+    after is reported with `summary`.
+  }];
+  let options = [
+    Option<"summary", "summary", "bool", "false",
+           "print what the pass did to stderr">,
+    Option<"verbose", "verbose", "bool", "false",
+           "print every renaming to stderr">
+  ];
+}
+
 #endif // ASMEVO_PASSES_TD
