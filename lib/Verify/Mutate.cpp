@@ -204,10 +204,10 @@ bool commutesFirstTwo(StringRef Mn) {
       "cmpx_u_", "cmpk_eq_", "cmpk_lg_", "sad_", "dot", "and_or_",
       "add_lshl_", "mul_hi_", "mul_lo_", "mul_i32_", "mul_u32_", "mullit_",
       "fma_mix", "add_co_", "addc_co_", "add_nc_", "max_i", "min_i",
-      "lerp_", "mad_mix", "bitcmp"};
+      "lerp_", "mad_mix", "div_fmas_", "xad_", "xor3_", "maxmin", "minmax"};
   for (const char *P : Prefixes)
     if (B.starts_with(P))
-      return StringRef(P) != "lerp_" && StringRef(P) != "bitcmp";
+      return true;
   return false;
 }
 
@@ -741,11 +741,22 @@ Expected<Edit> Mutator::apply(const EditSite &S) {
                 for (unsigned K = R.First; K < unsigned(R.First + R.Count); ++K)
                   Used.insert(K);
             }
+    // A register the descriptor already allocates (below accum_offset), so
+    // the rewrite needs no resource change: a register beyond the
+    // allocation would test emission's resource update, not the oracle.
+    unsigned Limit = 256;
+    if (auto K = dyn_cast<KernelOp>(Fn)) {
+      auto KD = attrToDescriptor(K.getDescriptor());
+      if (!KD)
+        return KD.takeError();
+      Limit = std::min<unsigned>(
+          {Limit, KD->accumOffset(), (KD->granulatedWorkitemVgprCount() + 1) * 8});
+    }
     unsigned To = 3;
     while (Used.count(To))
       ++To;
-    if (To >= 256)
-      return createStringError("no free VGPR");
+    if (To >= Limit)
+      return createStringError("no free VGPR inside the allocation");
     const RegUnitInfo &RU = RegUnitInfo::get(TI);
     MCRegister FromR = RU.regOfIndex(RegKind::VGPR, From);
     MCRegister ToR = RU.regOfIndex(RegKind::VGPR, To);

@@ -258,7 +258,7 @@ std::vector<Shape> launchShapes(const KernelInfo &K, unsigned Max) {
   if (M.ReqdWorkgroupSize) {
     B1 = B2 = B3 = *M.ReqdWorkgroupSize;
   } else if (TidDims == 0) {
-    B1 = fit({64, 1, 1});
+    B1 = fit({61, 1, 1}); // one partial wave: odd, less than a wave
     B2 = fit({256, 1, 1});
     B3 = fit({MaxFlat >= 97 ? 97u : std::max(1u, MaxFlat - 1), 1, 1});
   } else {
@@ -270,10 +270,13 @@ std::vector<Shape> launchShapes(const KernelInfo &K, unsigned Max) {
   // Grids are 3-D in some shapes even when the kernel reads only the x
   // workgroup id, so hidden_block_count_x/y/z all differ and a candidate
   // that confuses them shows it.
+  std::array<uint32_t, 3> B4 = M.ReqdWorkgroupSize ? B1
+                               : TidDims == 0     ? fit({64, 1, 1})
+                                                  : B1;
   S.push_back({{1, 1, 1}, B1});
   S.push_back({{3, 2, GZ}, B2});
   S.push_back({{2, 3, 1}, B3});
-  S.push_back({{2, GY > 1 ? 2u : 1u, 5}, B1});
+  S.push_back({{2, GY > 1 ? 2u : 1u, 5}, B4});
   if (S.size() > Max)
     S.resize(std::max(1u, Max));
   return S;
@@ -699,17 +702,18 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
   // elements than work-items (grid-stride loops), and small counts (for
   // depths, degrees, the second dimension...): in variant 3 only the first
   // count slot gets N, the others 3; in variant 4 every count is 3; in
-  // variant 5 the first gets N, the others 1.
+  // variant 5 the first gets N, the others 1; in variant 6 every count is 1.
   auto countOf = [](const Shape &S, unsigned Variant,
                     bool FirstSlot = true) -> uint64_t {
     uint64_t N = uint64_t(S.Grid[0]) * S.Block[0];
-    switch (Variant % 6) {
+    switch (Variant % 7) {
     case 0: return N;
     case 1: return N > S.Block[0] / 2 + 1 ? N - (S.Block[0] / 2 + 1) : 1;
     case 2: return 2 * N + 3;
     case 3: return FirstSlot ? N : 3;
     case 4: return 3;
-    default: return FirstSlot ? N : 1;
+    case 5: return FirstSlot ? N : 1;
+    default: return 1;
     }
   };
 

@@ -52,6 +52,19 @@ static cl::opt<std::string> ListFile("list",
                                      cl::desc("file with one code object path "
                                               "per line (kernels.txt)"),
                                      cl::cat(Cat));
+static cl::list<std::string> Filter("filter",
+                                    cl::desc("with --list: keep paths that "
+                                             "contain one of these strings"),
+                                    cl::cat(Cat));
+static cl::list<std::string> Exclude("exclude",
+                                     cl::desc("drop paths that contain this "
+                                              "string"),
+                                     cl::cat(Cat));
+static cl::opt<std::string>
+    Annotations("annotations",
+                cl::desc("reviewed survivors: lines 'FILE-SUFFIX KERNEL KIND "
+                         "ID equivalent|limit: reason' (docs/verification.md)"),
+                cl::cat(Cat));
 static cl::list<std::string> KernelNames("kernel",
                                          cl::desc("only these kernels"),
                                          cl::cat(Cat));
@@ -205,6 +218,7 @@ private:
 struct Totals {
   unsigned Mutants = 0, KilledNE = 0, KilledCD = 0, KilledOther = 0;
   unsigned Survived = 0, SurvUnreached = 0, SurvDead = 0, SurvUnexplained = 0;
+  unsigned SurvReviewedEq = 0;
   unsigned NotApplicable = 0;
   unsigned Equiv = 0, EquivAccepted = 0;
   unsigned KernelsRun = 0, KernelsSkipped = 0;
@@ -218,6 +232,7 @@ struct Totals {
     SurvUnreached += O.SurvUnreached;
     SurvDead += O.SurvDead;
     SurvUnexplained += O.SurvUnexplained;
+    SurvReviewedEq += O.SurvReviewedEq;
     NotApplicable += O.NotApplicable;
     Equiv += O.Equiv;
     EquivAccepted += O.EquivAccepted;
@@ -252,10 +267,67 @@ int main(int argc, char **argv) {
       if (!L.trim().empty() && !L.trim().starts_with("#"))
         Files.push_back(L.trim().str());
   }
+  if (!Filter.empty() || !Exclude.empty()) {
+    std::vector<std::string> Kept;
+    for (const std::string &F : Files) {
+      bool In = Filter.empty();
+      for (const std::string &S : Filter)
+        In |= F.find(S) != std::string::npos;
+      for (const std::string &S : Exclude)
+        In &= F.find(S) == std::string::npos;
+      if (In)
+        Kept.push_back(F);
+    }
+    Files = std::move(Kept);
+  }
   if (Files.empty()) {
     errs() << "asmevo-mutate: no code objects\n";
     return 2;
   }
+  // Reviewed survivors: (file suffix, kernel, kind, id) -> category, reason.
+  struct Review {
+    std::string File, Kernel, Kind;
+    int64_t Id;
+    bool Equivalent;
+    std::string Reason;
+  };
+  std::vector<Review> Reviews;
+  if (!Annotations.empty()) {
+    auto B = MemoryBuffer::getFile(Annotations);
+    if (!B) {
+      errs() << "asmevo-mutate: cannot read " << Annotations << "\n";
+      return 2;
+    }
+    SmallVector<StringRef, 64> Lines;
+    (*B)->getBuffer().split(Lines, '\n', -1, false);
+    for (StringRef L : Lines) {
+      L = L.trim();
+      if (L.empty() || L.starts_with("#"))
+        continue;
+      SmallVector<StringRef, 6> F;
+      L.split(F, ' ', 4, false);
+      Review R;
+      if (F.size() < 5 || F[3].getAsInteger(0, R.Id)) {
+        errs() << "asmevo-mutate: bad annotation: " << L << "\n";
+        return 2;
+      }
+      R.File = F[0].str();
+      R.Kernel = F[1].str();
+      R.Kind = F[2].str();
+      StringRef Rest = F[4];
+      R.Equivalent = Rest.starts_with("equivalent");
+      R.Reason = Rest.str();
+      Reviews.push_back(R);
+    }
+  }
+  auto reviewed = [&](StringRef File, StringRef Kernel, const EditSite &S)
+      -> const Review * {
+    for (const Review &R : Reviews)
+      if (File.ends_with(R.File) && R.Kernel == Kernel &&
+          R.Kind == editKindName(S.Kind) && R.Id == S.Id)
+        return &R;
+    return nullptr;
+  };
   std::unique_ptr<raw_fd_ostream> Report;
   if (!ReportFile.empty()) {
     std::error_code EC;
@@ -408,8 +480,9 @@ int main(int argc, char **argv) {
       for (size_t I = 0; I < W.size(); ++I) {
         const Edit &E = W[I].E;
         const Outcome &O = Out[I];
-        std::string Head = formatv("{0} {1} [{2}] {3}", F, K.Name,
-                                   editKindName(E.Site.Kind), E.Description)
+        std::string Head = formatv("{0} {1} [{2} id={3}] {4}", F, K.Name,
+                                   editKindName(E.Site.Kind), E.Site.Id,
+                                   E.Description)
                                .str();
         if (W[I].Equivalent) {
           ++T.Equiv;
@@ -458,6 +531,14 @@ int main(int argc, char **argv) {
         } else if (std::string D = (*Mut)->explainSurvivor(E.Site); !D.empty()) {
           ++T.SurvDead;
           Why = D;
+        } else if (const Review *Rv = reviewed(F, K.Name, E.Site)) {
+          if (Rv->Equivalent) {
+            ++T.SurvReviewedEq;
+            Why = "reviewed " + Rv->Reason;
+          } else {
+            ++T.SurvUnexplained;
+            Why = "reviewed oracle miss, " + Rv->Reason;
+          }
         } else {
           ++T.SurvUnexplained;
           Why = "UNEXPLAINED: reached by the inputs, yet no output differs";
@@ -467,11 +548,13 @@ int main(int argc, char **argv) {
         line(L);
       }
       outs() << formatv("{0} {1}: {2} inputs, {3} mutants: {4} killed, {5} "
-                        "survived ({6} unreached, {7} dead result, {8} "
-                        "unexplained); equivalent rewrites {9}/{10} accepted\n",
+                        "survived ({6} unreached, {7} dead result, {11} "
+                        "reviewed equivalent, {8} unexplained); equivalent "
+                        "rewrites {9}/{10} accepted\n",
                         F, K.Name, (*Ref)->inputs().size(), T.Mutants,
                         T.Mutants - T.Survived, T.Survived, T.SurvUnreached,
-                        T.SurvDead, T.SurvUnexplained, T.EquivAccepted, T.Equiv);
+                        T.SurvDead, T.SurvUnexplained, T.EquivAccepted, T.Equiv,
+                        T.SurvReviewedEq);
       outs().flush();
       All.add(T);
     }
@@ -479,7 +562,8 @@ int main(int argc, char **argv) {
 
   double Secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - T0).count();
   unsigned Killed = All.Mutants - All.Survived;
-  unsigned Considered = All.Mutants - All.SurvUnreached - All.SurvDead;
+  unsigned Considered =
+      All.Mutants - All.SurvUnreached - All.SurvDead - All.SurvReviewedEq;
   double RateAll = All.Mutants ? 100.0 * Killed / All.Mutants : 100.0;
   double RateReached = Considered ? 100.0 * Killed / Considered : 100.0;
   double EqRate = All.Equiv ? 100.0 * All.EquivAccepted / All.Equiv : 100.0;
@@ -500,14 +584,15 @@ int main(int argc, char **argv) {
       "mutants: {3} (not applicable sites skipped: {4})\n"
       "  killed: {5} (not equivalent {6}, cannot decide {7}, crash/timeout "
       "{8})\n"
-      "  survived: {9} (unreached {10}, dead result {11}, unexplained {12})\n"
+      "  survived: {9} (unreached {10}, dead result {11}, reviewed "
+      "equivalent {18}, not equivalent or unexplained {12})\n"
       "kill rate: {13:f2}% of all mutants; {14:f2}% of mutants that are "
-      "reached and have no static equivalence reason\n"
+      "reached and not shown equivalent (statically or by review)\n"
       "known-equivalent rewrites: {15}, accepted {16} ({17:f1}%)\n",
       All.KernelsRun, All.KernelsSkipped, Secs, All.Mutants, All.NotApplicable,
       Killed, All.KilledNE, All.KilledCD, All.KilledOther, All.Survived,
       All.SurvUnreached, All.SurvDead, All.SurvUnexplained, RateAll,
-      RateReached, All.Equiv, All.EquivAccepted, EqRate);
+      RateReached, All.Equiv, All.EquivAccepted, EqRate, All.SurvReviewedEq);
   bool Pass = RateReached >= MinKillRate && All.EquivAccepted == All.Equiv;
   outs() << (Pass ? "PASS" : "FAIL") << formatv(" (required: kill rate >= "
                                                 "{0}%, every equivalent "
