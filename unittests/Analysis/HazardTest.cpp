@@ -13,6 +13,7 @@
 #include "asmevo/Analysis/Hazards.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 using namespace asmevo;
 using namespace asmevo::test;
@@ -274,4 +275,16 @@ TEST(Hazard, Gfx9GenericHasNoCdna3Rows) {
   EXPECT_EQ(pairsOf(*G, 0x4, Cache2).size(), 1u);
 }
 
+} // namespace
+
+namespace {
+TEST(Hazard, EveryRuleIsDocumented) {
+  auto Doc = llvm::MemoryBuffer::getFile(ASMEVO_SOURCE_DIR
+                                         "/docs/WritingPasses.md");
+  ASSERT_TRUE(bool(Doc));
+  for (const HazardRule &R : hazardRules())
+    EXPECT_NE((*Doc)->getBuffer().find(std::string("`") + R.Id + "`"),
+              llvm::StringRef::npos)
+        << "docs/WritingPasses.md does not list hazard rule " << R.Id;
+}
 } // namespace

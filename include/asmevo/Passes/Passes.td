@@ -212,4 +212,18 @@ def RegCompact : AMDGCNPass<"amdgcn-regcompact"> {
   ];
 }
 
+def MergeNops : AMDGCNPass<"amdgcn-merge-nops"> {
+  let summary = "Merge adjacent s_nops (the worked example of "
+                "docs/WritingPasses.md)";
+  let description = [{
+    `s_nop A` followed by `s_nop B` provides A+1 + B+1 wait states; one
+    `s_nop A+B+1` provides the same in one instruction, when it fits in
+    SIMM16[3:0] (at most 16 wait states).
+  }];
+  let options = [
+    Option<"summary", "summary", "bool", "false",
+           "print what the pass did to stderr">
+  ];
+}
+
 #endif // ASMEVO_PASSES_TD
