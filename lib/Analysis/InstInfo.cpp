@@ -153,6 +153,31 @@ void InstInfoCache::fromMC(const DecodedInst &D, InstInfo &I) {
 
   StringRef M = I.Mnemonic;
   StringRef OpName = TI.opcodeName(I.Opcode);
+
+  // Writes that keep part of the old destination read it, although LLVM's
+  // MC operand lists do not say so: d16 loads (the other half), SDWA with
+  // dst_unused:UNUSED_PRESERVE, VOP3 op_sel writing the high half,
+  // conditional and bit-set scalar moves.
+  bool ReadsOwnDst =
+      M.starts_with("s_cmov") || M.starts_with("s_bitset") ||
+      M.starts_with("v_mad_mixhi") || M.starts_with("v_mad_mixlo") ||
+      (M.contains("_d16") && Desc.mayLoad());
+  if (!ReadsOwnDst && (I.has(InstFlag::SDWA) ||
+                       (I.has(InstFlag::VOP3) && !I.has(InstFlag::VOP3P)))) {
+    std::string Text = TI.print(D.Inst);
+    StringRef T(Text);
+    if (T.contains("dst_unused:UNUSED_PRESERVE"))
+      ReadsOwnDst = true;
+    size_t At = T.find("op_sel:[");
+    if (At != StringRef::npos &&
+        T.substr(At + 8).take_until([](char C) { return C == ']'; })
+            .ends_with("1"))
+      ReadsOwnDst = true;
+  }
+  if (ReadsOwnDst)
+    for (const InstInfo::RegOperand &R : I.Regs)
+      if (R.IsDef && R.OperandIndex >= 0)
+        RU.addReg(I.Uses, R.Reg);
   bool MayLoad = Desc.mayLoad(), MayStore = Desc.mayStore();
   I.SideEffectWhy = sideEffectOf(M);
   I.SideEffect = !I.SideEffectWhy.empty();

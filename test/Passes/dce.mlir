@@ -60,6 +60,25 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
     amdgcn.s_endpgm [0x10]
   }
 
+  // CHECK-LABEL: amdgcn.kernel @partial_writes
+  amdgcn.kernel @partial_writes attributes {descriptor = {}} {
+    // A conditional move and a d16 load keep part of the old value (LLVM's
+    // operand lists do not say they read it): the first writes stay.
+    // CHECK: s_mov_b32 "s4, 1"
+    // CHECK: s_cmovk_i32 "s4, 0x4"
+    // CHECK: v_mov_b32_e32 "v1, 0"
+    // CHECK: global_load_short_d16_hi "v1, v[2:3], off"
+    amdgcn.inst [0x0] s_mov_b32 "s4, 1"
+    amdgcn.inst [0x4] s_cmp_eq_u32 "s5, 0"
+    amdgcn.inst [0x8] s_cmovk_i32 "s4, 0x4"
+    amdgcn.inst [0xc] v_mov_b32_e32 "v1, 0"
+    amdgcn.inst [0x10] global_load_short_d16_hi "v1, v[2:3], off"
+    amdgcn.s_waitcnt [0x18] vmcnt(0)
+    amdgcn.inst [0x1c] global_store_dword "v[2:3], v1, off"
+    amdgcn.inst [0x24] s_store_dword "s4, s[6:7], 0x0"
+    amdgcn.s_endpgm [0x2c]
+  }
+
   // CHECK-LABEL: amdgcn.kernel @indexed
   amdgcn.kernel @indexed attributes {descriptor = {}} {
     // Between s_set_gpr_idx_on and _off the VGPR operands are offsets from
