@@ -30,4 +30,6 @@ if [ "$corpus" = 1 ]; then
   echo "== corpus: round-trip gate over gfx942 and gfx90a objects"
   "$build/bin/asmevo-corpus" --manifest "$root/corpus/manifest.txt" \
     --arch gfx942,gfx90a --jobs "$(nproc)"
+  # [verify] mutation testing of the oracle on corpus kernels (docs/verification.md)
+  echo "== corpus: oracle mutation testing"; "$build/bin/asmevo-mutate" --manifest "$root/corpus/manifest.txt" --arch gfx942 --filter librocsparse --filter librocrand --filter librocblas --exclude TensileLibrary --max-objects 30 --max-kernels 4 --per-kernel 10 --equivalents 2 --jobs "$(nproc)" --timeout 60 --min-kill-rate 60 --report "$build/corpus-mutation-report.txt"
 fi

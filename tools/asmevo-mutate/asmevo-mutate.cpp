@@ -37,6 +37,7 @@
 #include <map>
 #include <poll.h>
 #include <random>
+#include <set>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -52,6 +53,22 @@ static cl::opt<std::string> ListFile("list",
                                      cl::desc("file with one code object path "
                                               "per line (kernels.txt)"),
                                      cl::cat(Cat));
+static cl::opt<std::string>
+    Manifest("manifest",
+             cl::desc("corpus manifest (utils/fetch-rocm-corpus.sh): path, "
+                      "arch, ... per line, paths relative to its directory"),
+             cl::cat(Cat));
+static cl::opt<std::string> Arch("arch", cl::desc("with --manifest: only this "
+                                                  "architecture"),
+                                 cl::cat(Cat));
+static cl::opt<unsigned> MaxObjects("max-objects", cl::init(0),
+                                    cl::desc("at most this many code objects "
+                                             "(evenly spaced; 0 = all)"),
+                                    cl::cat(Cat));
+static cl::opt<unsigned> MaxKernels("max-kernels", cl::init(0),
+                                    cl::desc("at most this many kernels per "
+                                             "object (evenly spaced; 0 = all)"),
+                                    cl::cat(Cat));
 static cl::list<std::string> Filter("filter",
                                     cl::desc("with --list: keep paths that "
                                              "contain one of these strings"),
@@ -267,6 +284,25 @@ int main(int argc, char **argv) {
       if (!L.trim().empty() && !L.trim().starts_with("#"))
         Files.push_back(L.trim().str());
   }
+  if (!Manifest.empty()) {
+    auto B = MemoryBuffer::getFile(Manifest);
+    if (!B) {
+      errs() << "asmevo-mutate: cannot read " << Manifest << "\n";
+      return 2;
+    }
+    StringRef Dir = sys::path::parent_path(Manifest);
+    SmallVector<StringRef, 64> Lines;
+    (*B)->getBuffer().split(Lines, '\n', -1, false);
+    for (StringRef L : Lines) {
+      if (L.starts_with("#"))
+        continue;
+      SmallVector<StringRef, 8> F;
+      L.split(F, '\t');
+      if (F.size() < 2 || (!Arch.empty() && F[1] != Arch))
+        continue;
+      Files.push_back((Dir + "/" + F[0]).str());
+    }
+  }
   if (!Filter.empty() || !Exclude.empty()) {
     std::vector<std::string> Kept;
     for (const std::string &F : Files) {
@@ -278,6 +314,12 @@ int main(int argc, char **argv) {
       if (In)
         Kept.push_back(F);
     }
+    Files = std::move(Kept);
+  }
+  if (MaxObjects && Files.size() > MaxObjects) {
+    std::vector<std::string> Kept;
+    for (unsigned I = 0; I < MaxObjects; ++I)
+      Kept.push_back(Files[size_t(I) * Files.size() / MaxObjects]);
     Files = std::move(Kept);
   }
   if (Files.empty()) {
@@ -394,7 +436,15 @@ int main(int argc, char **argv) {
              << "\n";
       continue;
     }
+    size_t NK = (*CO)->kernels().size(), KI = 0;
+    std::set<size_t> Picked;
+    if (MaxKernels && NK > MaxKernels)
+      for (unsigned I = 0; I < MaxKernels; ++I)
+        Picked.insert(size_t(I) * NK / MaxKernels);
     for (const KernelInfo &K : (*CO)->kernels()) {
+      size_t ThisK = KI++;
+      if (!Picked.empty() && !Picked.count(ThisK))
+        continue;
       if (!KernelNames.empty() &&
           std::find(KernelNames.begin(), KernelNames.end(), K.Name) ==
               KernelNames.end())
