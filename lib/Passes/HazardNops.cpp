@@ -38,6 +38,8 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
         HC.pairsFor(C, Pairs);
         int Missing = 0;
         for (const HazardPair &P : Pairs) {
+          if (llvm::is_contained(skip, std::string(P.Rule->Id)))
+            continue;
           Missing = std::max(Missing, P.Required - P.Have);
           if (verbose)
             llvm::errs() << "amdgcn-hazard: " << P.message(L.cache()) << "\n";

@@ -1,9 +1,13 @@
 // amdgcn-hazard: s_nops where the hazard table requires wait states.
 // RUN: asmevo-opt %s --pipeline='amdgcn-hazard{summary=1}' -o - 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=SUMMARY < %t.err
+// RUN: asmevo-opt %s --pipeline='amdgcn-hazard{skip=valu-sgpr-vmem,mfma-valu-read}' -o - | FileCheck %s --check-prefix=SKIP
 
 amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
   // CHECK-LABEL: amdgcn.kernel @valu_sgpr_vmem
+  // SKIP-LABEL: amdgcn.kernel @valu_sgpr_vmem
+  // SKIP: v_mov_b32_e32 "v3, 0"
+  // SKIP-NEXT: global_load_dword
   amdgcn.kernel @valu_sgpr_vmem attributes {descriptor = {}} {
     // VALU writes s4, VMEM reads s[4:5]: 5 wait states, one is there.
     // CHECK: v_readfirstlane_b32 "s4, v1"

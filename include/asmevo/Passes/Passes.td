@@ -69,9 +69,15 @@ def HazardNops : AMDGCNPass<"amdgcn-hazard"> {
     hazard table (include/asmevo/Analysis/Hazards.h: gfx9, gfx90a and
     gfx942 rows) that are closer than their required wait states get an
     `s_nop` (up to 16 wait states each) right before the consumer. Fixes
-    violations already present in the input too.
+    violations already present in the input too: hand-written vendor code
+    sometimes uses fewer wait states than LLVM's model (e.g. Tensile's
+    VALU SGPR write -> VALU read with one wait state on gfx942, soft
+    clauses with xnack "any"); `skip=valu-sgpr-valu,vmem-soft-clause`
+    leaves chosen rules alone.
   }];
   let options = [
+    ListOption<"skip", "skip", "std::string",
+               "hazard rule ids (Hazards.h) not to enforce">,
     Option<"summary", "summary", "bool", "false",
            "print what the pass did to stderr">,
     Option<"verbose", "verbose", "bool", "false",
