@@ -28,6 +28,7 @@
 
 #include "asmevo/MC/TargetInfo.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -292,7 +293,30 @@ struct ArenaFill {
   Pattern P;
   uint64_t Seed, Stream;
   ArrayRef<uint32_t> Consts;
+  /// Non-zero: the buffer is an array of pointers; 8-byte word W holds
+  /// PointeeMid + W * 1 MiB (into the pointee arena).
+  uint64_t PointeeMid = 0;
+  bool IsPointee = false; // this arena is what such pointers point to
 };
+
+/// Pointee arena of pointer argument I (far from the argument arenas).
+inline uint64_t pointeeBase(unsigned I) { return arenaBase(512 + I); }
+
+void fillArena(const ArenaFill &A, int64_t Off, uint8_t *Out, size_t N) {
+  if (!A.PointeeMid) {
+    fillBytes(A.P, A.Seed, A.Stream, Off, Out, N, A.Consts);
+    return;
+  }
+  for (size_t Done = 0; Done < N;) {
+    int64_t O = Off + int64_t(Done);
+    int64_t W = O >= 0 ? O / 8 : -((-O + 7) / 8);
+    unsigned In = unsigned(O - W * 8);
+    uint64_t V = A.PointeeMid + uint64_t(W) * 0x100000ull;
+    size_t Take = std::min<size_t>(8 - In, N - Done);
+    std::memcpy(Out + Done, reinterpret_cast<uint8_t *>(&V) + In, Take);
+    Done += Take;
+  }
+}
 
 constexpr uint64_t Chunk = 64 * 1024;
 
@@ -325,8 +349,7 @@ public:
                    formatv("arg{0} chunk", A.Arg).str());
     if (!R)
       return R.takeError();
-    fillBytes(A.P, A.Seed, A.Stream, int64_t(Lo - A.Pointer),
-              (*R)->Data.data(), Hi - Lo, A.Consts);
+    fillArena(A, int64_t(Lo - A.Pointer), (*R)->Data.data(), Hi - Lo);
     Mapped += Hi - Lo;
     return *R;
   }
@@ -470,6 +493,7 @@ DiscoveryResult discover(emu::Emulator &Emu, const KernelInfo &K,
       Footprint F;
       F.Arg = A.Arg;
       F.Pointer = A.Pointer;
+      F.Pointee = A.IsPointee;
       F.Read = intervals(Obs.Chunks, A.Base, A.Pointer, false, false);
       F.Written = intervals(Obs.Chunks, A.Base, A.Pointer, true, false);
       Res.FP.push_back(std::move(F));
@@ -507,18 +531,21 @@ void buildRegions(TestInput &In, ArrayRef<ArenaFill> Arenas, uint64_t Guard) {
       else
         C.push_back({Lo, Hi});
     }
+    std::string ArgName = formatv("arg{0}{1}", A.Arg, A.IsPointee ? "*" : "").str();
+    int RegionArg = A.IsPointee ? -1 : int(A.Arg);
     auto guard = [&](int64_t Lo, int64_t Hi, StringRef What) {
       MemRegion G;
       G.Base = A.Pointer + Lo;
       G.Size = uint64_t(Hi - Lo);
       G.Perms = 0;
       G.K = MemRegion::Guard;
-      G.Arg = int(A.Arg);
-      G.Name = formatv("arg{0} guard {1}", A.Arg, What).str();
+      G.Arg = RegionArg;
+      G.Name = (ArgName + " guard " + What).str();
       In.Image.Regions.push_back(std::move(G));
     };
     if (C.empty()) {
-      guard(-int64_t(Guard), int64_t(Guard), "(no footprint)");
+      if (!A.IsPointee)
+        guard(-int64_t(Guard), int64_t(Guard), "(no footprint)");
       continue;
     }
     for (size_t J = 0; J < C.size(); ++J) {
@@ -529,11 +556,10 @@ void buildRegions(TestInput &In, ArrayRef<ArenaFill> Arenas, uint64_t Guard) {
       R.Size = uint64_t(Hi - Lo);
       R.Perms = emu::PermRW;
       R.K = MemRegion::Buffer;
-      R.Arg = int(A.Arg);
-      R.Name = C.size() == 1 ? formatv("arg{0}", A.Arg).str()
-                             : formatv("arg{0}[{1}]", A.Arg, J).str();
+      R.Arg = RegionArg;
+      R.Name = C.size() == 1 ? ArgName : formatv("{0}[{1}]", ArgName, J).str();
       R.Data.resize(R.Size);
-      fillBytes(A.P, A.Seed, A.Stream, Lo, R.Data.data(), R.Size, A.Consts);
+      fillArena(A, Lo, R.Data.data(), R.Size);
       In.Image.Regions.push_back(std::move(R));
       guard(Hi, Hi + int64_t(Guard), "after");
     }
@@ -568,8 +594,8 @@ std::string Footprint::str() const {
       S += formatv(" ... ({0} ranges)", V.size()).str();
     return S.empty() ? std::string("-") : S;
   };
-  return formatv("arg{0}: read {1}; written {2}", Arg, list(Read),
-                 list(Written))
+  return formatv("arg{0}{1}: read {2}; written {3}", Arg, Pointee ? "*" : "",
+                 list(Read), list(Written))
       .str();
 }
 
@@ -691,11 +717,26 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       put(Model.Slots[I].Offset, SlotValues[I], Model.Slots[I].Size);
     return D;
   };
+  // Pointer arguments whose buffers hold pointers (found below when K0
+  // dereferences what it loads from them).
+  std::set<unsigned> PtrArrays;
   auto arenas = [&](Pattern P, uint64_t Seed) {
     std::vector<ArenaFill> A;
-    for (const PtrArg &Ptr : Model.Ptrs)
-      A.push_back({Ptr.Arg, arenaBase(Ptr.Arg), arenaPointer(Ptr.Arg), P, Seed,
-                   Ptr.Arg, Consts});
+    for (const PtrArg &Ptr : Model.Ptrs) {
+      ArenaFill F{Ptr.Arg, arenaBase(Ptr.Arg), arenaPointer(Ptr.Arg), P, Seed,
+                  Ptr.Arg, Consts};
+      if (PtrArrays.count(Ptr.Arg)) {
+        uint64_t PB = pointeeBase(Ptr.Arg);
+        F.PointeeMid = PB + ArenaPointerOffset;
+        A.push_back(F);
+        ArenaFill T{Ptr.Arg, PB, PB + ArenaPointerOffset, P, Seed,
+                    1000 + Ptr.Arg, Consts};
+        T.IsPointee = true;
+        A.push_back(T);
+      } else {
+        A.push_back(F);
+      }
+    }
     return A;
   };
   // Count values: the work-items along x, a partial last workgroup, more
@@ -731,6 +772,62 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
     if (BaseRun.RR.ok() && !BaseRun.Overflow) {
       BaseOk = true;
       break;
+    }
+  }
+  // Arrays of pointers (T** arguments): when K0 faults at an address in no
+  // arena, make every pointer argument an array of pointers into its own
+  // pointee arena, then drop the ones K0 does not need that for.
+  bool PtrArraysTried = false;
+  auto detectPtrArrays = [&](const emu::Dispatch &D, Pattern P, uint64_t Seed,
+                             uint64_t Poison) -> bool {
+    if (PtrArraysTried || Model.Ptrs.empty())
+      return false;
+    PtrArraysTried = true;
+    auto run = [&]() {
+      return discover(Emu, K, D, arenas(P, Seed), O, false, Poison);
+    };
+    for (const PtrArg &Ptr : Model.Ptrs)
+      PtrArrays.insert(Ptr.Arg);
+    DiscoveryResult R = run();
+    if (!R.RR.ok() || R.Overflow) {
+      Notes.push_back("no arrays of pointers: with every buffer holding "
+                      "pointers K0 still fails: " +
+                      (R.Overflow ? std::string("footprint too large")
+                                  : R.RR.Message));
+      PtrArrays.clear();
+      return false;
+    }
+    for (const PtrArg &Ptr : Model.Ptrs) {
+      PtrArrays.erase(Ptr.Arg);
+      DiscoveryResult R2 = run();
+      if (!R2.RR.ok() || R2.Overflow)
+        PtrArrays.insert(Ptr.Arg);
+    }
+    std::string Names;
+    for (unsigned A : PtrArrays)
+      Names += formatv(" arg{0}", A).str();
+    Notes.push_back("arrays of pointers (K0 dereferences what it loads "
+                    "from them):" + Names);
+    return true;
+  };
+  auto wildFault = [&](const emu::RunResult &RR) {
+    if (RR.Kind != emu::ErrorKind::Fault)
+      return false;
+    size_t P = RR.Message.find("address 0x");
+    uint64_t A;
+    if (P == std::string::npos ||
+        StringRef(RR.Message).substr(P + 10).take_while(llvm::isHexDigit)
+            .getAsInteger(16, A))
+      return false;
+    return A < ArenaStart || A >= arenaBase(1024);
+  };
+  if (!BaseOk && wildFault(BaseRun.RR)) {
+    std::fill(Base.begin(), Base.end(), countOf(Probe, 0));
+    if (detectPtrArrays(makeDispatch(Probe, Base), Pattern::Floats32, 1,
+                        poisonFor(1))) {
+      BaseRun = discover(Emu, K, makeDispatch(Probe, Base),
+                         arenas(Pattern::Floats32, 1), O, false, poisonFor(1));
+      BaseOk = BaseRun.RR.ok() && !BaseRun.Overflow;
     }
   }
   if (!BaseOk) {
@@ -821,6 +918,28 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       In.PoisonSeed = poisonFor(SeedV);
       DiscoveryResult R = discover(Emu, K, In.Image.Launch, A, O, false,
                                    In.PoisonSeed);
+      if (!R.RR.ok() && wildFault(R.RR)) {
+        // A wild address: data scalars used as offsets/strides, or buffers
+        // that hold pointers. Retry with small data scalars (0..63), then
+        // with arrays of pointers.
+        std::vector<uint64_t> W = V;
+        for (size_t I = 0; I < Model.Slots.size(); ++I)
+          if (!Model.Slots[I].Control)
+            W[I] = fillWord(Pattern::SmallInts, SeedV, 0x5ca1a7 + I, 0) & 31;
+        emu::Dispatch D2 = makeDispatch(S, W);
+        DiscoveryResult R2 = discover(Emu, K, D2, A, O, false, In.PoisonSeed);
+        if (!R2.RR.ok() && wildFault(R2.RR) &&
+            detectPtrArrays(D2, P, SeedV, In.PoisonSeed)) {
+          A = arenas(P, SeedV);
+          R2 = discover(Emu, K, D2, A, O, false, In.PoisonSeed);
+        }
+        if (R2.RR.ok() && !R2.Overflow) {
+          R = std::move(R2);
+          In.Image.Launch = D2;
+          In.Name += " (data scalars made small: the random ones made K0 "
+                     "fault)";
+        }
+      }
       if (!R.RR.ok() || R.Overflow) {
         ++Dropped;
         Notes.push_back(formatv("dropped {0}: K0 {1}", In.Name,

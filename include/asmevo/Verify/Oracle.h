@@ -56,6 +56,10 @@ struct Tolerance {
 struct Footprint {
   unsigned Arg = 0;     // explicit argument index
   uint64_t Pointer = 0; // the pointer value passed
+  /// The memory the pointers stored in argument Arg's buffer point to (the
+  /// buffer is an array of pointers, e.g. batched BLAS); Pointer is then
+  /// the middle of that arena.
+  bool Pointee = false;
   std::vector<std::pair<int64_t, int64_t>> Read, Written; // [lo, hi)
   uint64_t bytes() const;
   std::string str() const; // "read [0,4000) written [0,4000)"
