@@ -232,4 +232,22 @@ def MergeNops : AMDGCNPass<"amdgcn-merge-nops"> {
   ];
 }
 
+def PrintAnalysis : AMDGCNPass<"amdgcn-print-analysis"> {
+  let summary = "Print the analyses of each function to stderr";
+  let description = [{
+    What a pass or a proposer sees: the dependence graph of each block
+    (edges with kinds and registers), hazard pairs (required and present
+    wait states), memory operations in flight at block entries, live
+    registers at block boundaries and the maximum register pressure.
+    `what` selects (deps, dot, hazards, waits, liveness, pressure, all);
+    `function` restricts to one kernel or function. Changes nothing.
+  }];
+  let options = [
+    Option<"what", "what", "std::string", "\"all\"",
+           "deps|dot|hazards|waits|liveness|pressure|all">,
+    Option<"function", "function", "std::string", "\"\"",
+           "only this kernel or function">
+  ];
+}
+
 #endif // ASMEVO_PASSES_TD
