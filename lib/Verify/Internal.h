@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
+#include <algorithm>
 
 namespace asmevo {
 namespace verify {
@@ -46,6 +48,14 @@ constexpr uint64_t ArenaPointerOffset = 0x800000000ull; // 32 GiB in
 inline uint64_t arenaBase(unsigned I) { return ArenaStart + I * ArenaSpan; }
 inline uint64_t arenaPointer(unsigned I) {
   return arenaBase(I) + ArenaPointerOffset;
+}
+
+/// The kernarg segment as the ROCm runtime allocates it: the metadata's
+/// size rounded up to 64 bytes (compiled code may load a whole dwordx4/x8
+/// that ends past the last argument; the runtime's buffer is padded).
+inline void padKernarg(std::vector<uint8_t> &K, uint64_t SegmentSize) {
+  uint64_t N = std::max<uint64_t>(K.size(), SegmentSize);
+  K.resize((N + 63) / 64 * 64, 0);
 }
 
 } // namespace verify

@@ -155,6 +155,7 @@ static Expected<TestInput> specInput(const KernelInfo &K, StringRef Path,
   In.Name = "spec " + Path.str();
   In.Image.Kernel = K.Name;
   In.Image.Launch = S->Launch;
+  padKernarg(In.Image.Launch.Kernarg, K.Meta ? K.Meta->KernargSegmentSize : 0);
   for (SpecBuffer &B : S->Buffers) {
     uint64_t Addr = specBufferAddress(B.ArgIndex);
     std::memcpy(In.Image.Launch.Kernarg.data() + B.KernargOffset, &Addr, 8);
@@ -216,6 +217,7 @@ static Expected<TestInput> captureInput(const CodeObject &K0Obj,
   In.Image.Launch.DynamicLds = C->DynamicLds;
   In.Image.Launch.Kernarg = C->Kernarg;
   In.Image.Launch.FillHidden = true;
+  padKernarg(In.Image.Launch.Kernarg, K->Meta ? K->Meta->KernargSegmentSize : 0);
   // Which explicit pointer argument points into which region.
   std::vector<std::pair<unsigned, uint64_t>> Ptrs;
   if (K->Meta) {

@@ -715,6 +715,7 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
     }
     for (size_t I = 0; I < Model.Slots.size(); ++I)
       put(Model.Slots[I].Offset, SlotValues[I], Model.Slots[I].Size);
+    padKernarg(D.Kernarg, K.Meta->KernargSegmentSize);
     return D;
   };
   // Pointer arguments whose buffers hold pointers (found below when K0
