@@ -102,6 +102,7 @@ void PendingState::issue(const InstInfo &I) {
   N.Counters = I.Counters;
   N.InOrder = I.InOrder;
   N.Defs = &I.Defs;
+  N.LdsDma = I.MemWrite == MemSpace::LDS && (I.Counters & counterBit(Counter::VM));
   Ops.push_back(N);
 }
 
@@ -207,8 +208,9 @@ void WaitcntAnalysis::touching(const PendingState &S, const InstInfo &I,
       !I.defines(RU.pseudo(PseudoUnit::MemLDS)))
     return;
   unsigned VM = counterBit(Counter::VM);
-  // LDS written by a vector memory op (LDS DMA, flat stores) is read by
-  // LDS ops only after the write completed: the LDS pseudo unit counts.
+  // LDS written by LDS DMA (buffer/global loads with lds) is read by LDS
+  // ops only after the write completed. (Flat stores and loads keep their
+  // order on whichever path they take.)
   unsigned Lds = RU.pseudo(PseudoUnit::MemLDS);
   // (Two vector memory ops write LDS in order, like VGPRs.)
   bool TouchesLds = I.uses(Lds) || (I.defines(Lds) && !(I.Counters & VM));
@@ -218,8 +220,7 @@ void WaitcntAnalysis::touching(const PendingState &S, const InstInfo &I,
       Out.push_back(&P);
       continue;
     }
-    if (TouchesLds && (P.Counters & VM) && P.Defs &&
-        RegUnitInfo::contains(*P.Defs, Lds)) {
+    if (TouchesLds && P.LdsDma) {
       Out.push_back(&P);
       continue;
     }

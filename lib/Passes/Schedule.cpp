@@ -204,6 +204,7 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
       return;
     }
     auto Need = waits::plan(L, Fn);
+    waits::mergeClose(Need, Fn, C, /*Within=*/2);
     waits::materialize(T, L, Fn, Need, /*Verbose=*/false);
     T.insertNopsForHazards();
     Verdict V = T.commit();

@@ -89,6 +89,37 @@ llvm::DenseMap<Operation *, waits::Counts> waits::plan(Legality &L,
   return Need;
 }
 
+void waits::mergeClose(llvm::DenseMap<Operation *, Counts> &Need,
+                       Operation *Fn, InstInfoCache &C, unsigned Within) {
+  for (Block &B : Fn->getRegion(0)) {
+    Operation *Anchor = nullptr; // op whose planned wait absorbs later ones
+    unsigned Since = 0;
+    for (Operation &Op : B) {
+      if (isRelaxable(&Op))
+        continue;
+      auto It = Need.find(&Op);
+      if (It != Need.end()) {
+        if (Anchor && Since <= Within) {
+          Counts &A = Need[Anchor];
+          for (unsigned K = 0; K < NumCounters; ++K)
+            A[K] = std::min(A[K], It->second[K]);
+          Need.erase(It);
+        } else {
+          Anchor = &Op;
+          Since = 0;
+        }
+      }
+      const InstInfo &I = C.get(&Op);
+      if (I.Counters || I.Kind == OpKind::Waitcnt || I.IsCall) {
+        Anchor = nullptr; // counts mean something else after this
+        continue;
+      }
+      if (Anchor && &Op != Anchor)
+        ++Since;
+    }
+  }
+}
+
 waits::Stats
 waits::materialize(Legality::Transaction &T, Legality &L, Operation *Fn,
                    const llvm::DenseMap<Operation *, Counts> &Need,

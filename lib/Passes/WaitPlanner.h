@@ -30,6 +30,15 @@ llvm::DenseMap<mlir::Operation *, Counts> plan(Legality &L,
 struct Stats {
   unsigned Before = 0, Kept = 0, Inserted = 0;
 };
+/// Merges planned waits that follow each other closely: a wait needed
+/// before op U moves up into the wait planned before an earlier op P of the
+/// same block (which then waits for the stronger counts) when at most
+/// Within ops lie between P and U and none of them issues a memory op
+/// (so the counts mean the same there). Saves s_waitcnt instructions at the
+/// price of waiting a little earlier.
+void mergeClose(llvm::DenseMap<mlir::Operation *, Counts> &Need,
+                mlir::Operation *Fn, InstInfoCache &C, unsigned Within);
+
 /// Stages the plan in T: relaxable waits still in Fn are erased unless one
 /// sits right before an op that needs exactly its counts; planned waits
 /// are inserted right before their ops.

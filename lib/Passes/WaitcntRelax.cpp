@@ -27,6 +27,7 @@ struct WaitcntRelaxPass
     for (Operation *Fn : Fns) {
       Legality L(Fn);
       auto Need = waits::plan(L, Fn);
+      waits::mergeClose(Need, Fn, L.cache(), mergeWithin);
       Legality::Transaction T(L);
       waits::Stats St = waits::materialize(T, L, Fn, Need, verbose);
       if (T.empty())

@@ -1,7 +1,9 @@
 // amdgcn-waitcnt-relax: loosest counts, placed right before the first op
 // that needs them; fences keep what the original completed.
-// RUN: asmevo-opt %s --pipeline='amdgcn-waitcnt-relax{summary=1}' -o - 2>%t.err | FileCheck %s
+// RUN: asmevo-opt %s --pipeline='amdgcn-waitcnt-relax{summary=1 merge-within=0}' -o - 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=SUMMARY < %t.err
+// By default waits planned for ops close together merge into the first:
+// RUN: asmevo-opt %s --pipeline='amdgcn-waitcnt-relax' -o - | FileCheck %s --check-prefix=MERGE
 
 amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
   // CHECK-LABEL: amdgcn.kernel @loosen
@@ -15,6 +17,11 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
     // CHECK-NEXT: v_add_u32_e32 "v2, v0, v0"
     // CHECK-NEXT: amdgcn.s_waitcnt vmcnt(0)
     // CHECK-NEXT: v_add_u32_e32 "v3, v1, v1"
+    // MERGE-LABEL: amdgcn.kernel @loosen
+    // MERGE: v_mov_b32_e32 "v9, 0"
+    // MERGE-NEXT: amdgcn.s_waitcnt vmcnt(0)
+    // MERGE-NEXT: v_add_u32_e32 "v2, v0, v0"
+    // MERGE-NEXT: v_add_u32_e32 "v3, v1, v1"
     amdgcn.inst [0x0] global_load_dword "v0, v[4:5], off"
     amdgcn.inst [0x8] global_load_dword "v1, v[4:5], off"
     amdgcn.s_waitcnt [0x10] vmcnt(0)

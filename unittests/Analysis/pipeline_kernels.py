@@ -69,6 +69,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True, help="directory of asmevo tools")
     ap.add_argument("--kernels", required=True, help="kernels.txt")
+    ap.add_argument("--extra", default="",
+                    help="a file listing more code objects (e.g. corpus "
+                         "objects); kernels the emulator cannot run count as "
+                         "'cannot decide'")
     ap.add_argument("--work", required=True, help="scratch directory")
     ap.add_argument("--pipeline", default=DEFAULT_PIPELINE)
     ap.add_argument("--no-verify", action="store_true",
@@ -81,6 +85,9 @@ def main():
     have_verify = os.path.exists(verify) and not a.no_verify
     os.makedirs(a.work, exist_ok=True)
     paths = [l.strip() for l in open(a.kernels) if l.strip()]
+    if a.extra:
+        paths += [l.strip() for l in open(a.extra)
+                  if l.strip() and not l.startswith("#")]
 
     failures = []
     tot = dict(objects=0, kernels=0, changed=0, before=0, after=0,
@@ -90,7 +97,7 @@ def main():
     pass_lines = {}
     for k0 in paths:
         name = os.path.basename(k0)
-        k1 = os.path.join(a.work, name)
+        k1 = os.path.join(a.work, str(tot["objects"]) + "-" + name)
         tot["objects"] += 1
         r = run([opt, k0, "--pipeline=" + with_summary(a.pipeline), "-o", k1])
         if r.returncode != 0:

@@ -46,6 +46,9 @@ struct PendingOp {
   /// The register units it will write when it completes; null = every
   /// register (unknown operation).
   const UnitList *Defs = nullptr;
+  /// A vector memory op that writes LDS (buffer/global load with lds):
+  /// LDS ops must wait for it.
+  bool LdsDma = false;
 
   bool writesAny(llvm::ArrayRef<uint16_t> Units) const;
   /// Completed after an s_waitcnt with these counts?
