@@ -99,7 +99,7 @@ void waits::mergeClose(llvm::DenseMap<Operation *, Counts> &Need,
         continue;
       auto It = Need.find(&Op);
       if (It != Need.end()) {
-        if (Anchor && Since <= Within) {
+        if (Anchor && Since < Within) {
           Counts &A = Need[Anchor];
           for (unsigned K = 0; K < NumCounters; ++K)
             A[K] = std::min(A[K], It->second[K]);

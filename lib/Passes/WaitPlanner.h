@@ -32,8 +32,8 @@ struct Stats {
 };
 /// Merges planned waits that follow each other closely: a wait needed
 /// before op U moves up into the wait planned before an earlier op P of the
-/// same block (which then waits for the stronger counts) when at most
-/// Within ops lie between P and U and none of them issues a memory op
+/// same block (which then waits for the stronger counts) when fewer than
+/// Within ops lie between P and U (0: never merge) and none of them issues a memory op
 /// (so the counts mean the same there). Saves s_waitcnt instructions at the
 /// price of waiting a little earlier.
 void mergeClose(llvm::DenseMap<mlir::Operation *, Counts> &Need,

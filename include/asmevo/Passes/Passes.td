@@ -52,14 +52,14 @@ def WaitcntRelax : AMDGCNPass<"amdgcn-waitcnt-relax"> {
     immediates with bits outside the three counters are kept. s_nops are
     added where a removed wait provided wait states a hazard needs. The
     result goes through the legality checks; a refused function is left
-    unchanged. Waits planned for ops at most `merge-within` ops apart with
-    no memory op between them are merged into the first (fewer s_waitcnt
+    unchanged. Waits planned for ops with fewer than `merge-within` ops
+    between them and no memory op among those are merged into the first (fewer s_waitcnt
     instructions for slightly earlier waiting; 0 keeps every wait at its
     first use).
   }];
   let options = [
     Option<"mergeWithin", "merge-within", "unsigned", "2",
-           "merge waits planned for ops at most this many ops apart">,
+           "merge waits planned for ops fewer than this many ops apart">,
     Option<"summary", "summary", "bool", "false",
            "print what the pass did to stderr">,
     Option<"verbose", "verbose", "bool", "false",
