@@ -113,6 +113,32 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
     });
     if (Bail)
       return note(K, Why);
+    // Registers the hardware initializes stay where they are and inside the
+    // allocation, read or not: user and system SGPRs (user_sgpr_count, then
+    // workgroup ids, workgroup info, the private segment wave offset) and
+    // the workitem-id VGPRs.
+    {
+      DictionaryAttr Desc = K.getDescriptor();
+      auto field = [&](StringRef Key) -> unsigned {
+        auto A = Desc.getAs<IntegerAttr>(Key);
+        return A ? unsigned(A.getInt()) : 0;
+      };
+      unsigned Sys = field("user_sgpr_count") +
+                     field("enable_sgpr_workgroup_id_x") +
+                     field("enable_sgpr_workgroup_id_y") +
+                     field("enable_sgpr_workgroup_id_z") +
+                     field("enable_sgpr_workgroup_info") +
+                     field("enable_private_segment");
+      for (unsigned X = 0; X < Sys && X < 512; ++X) {
+        Fixed[0][X] = true;
+        Used[0][X] = true;
+      }
+      for (unsigned X = 0; X <= field("enable_vgpr_workitem_id") && X < 3;
+           ++X) {
+        Fixed[1][X] = true;
+        Used[1][X] = true;
+      }
+    }
     Liveness Dense(K, C, Liveness::Mode::Dense);
     const llvm::BitVector &In = Dense.liveIn(&K.getBody().front());
     for (unsigned U : In.set_bits()) {

@@ -20,6 +20,12 @@
 // 18 wait states (passes + 2, the non-XDL row), as the in-tree mfma kernel
 // shows. The checker can also take the larger of both rows (Xdl::Unsure).
 //
+// Not modelled (not needed by compiled gfx90a/gfx942 code, or for other
+// generations): s_setreg MODE.vskip -> vector ops, VALU writes VCC/EXEC ->
+// VALU reading execz/vccz as a data source, mixed VCC-alias use, s_setreg
+// TRAPSTS -> s_rfe (trap handlers), the gfx908 AccVGPR rows, MFMA padding
+// for performance, and every gfx10+ hazard of LLVM's recognizer.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef ASMEVO_ANALYSIS_HAZARDS_H
