@@ -65,7 +65,17 @@ CodeObject::parse(std::unique_ptr<MemoryBuffer> Buffer, StringRef Name) {
   std::unique_ptr<CodeObject> CO(new CodeObject());
   CO->Name = Name.str();
   CO->Buffer = std::move(Buffer);
-  if (Error E = CO->parseImpl())
+  // A length read from a corrupt file can reach an allocation inside LLVM's
+  // readers before anything checks it; that is a malformed input, not a crash.
+  Error E = Error::success();
+  try {
+    E = CO->parseImpl();
+  } catch (const std::bad_alloc &) {
+    consumeError(std::move(E));
+    return createStringError(Name + ": malformed ELF: a size field asks for "
+                                    "more memory than exists");
+  }
+  if (E)
     return createStringError(Name + ": " + toString(std::move(E)));
   return std::move(CO);
 }

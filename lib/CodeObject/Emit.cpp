@@ -64,6 +64,8 @@ private:
   /// differs from the original (moved, resized or other bytes).
   bool kernelCodeChanged(KernelOp K, const CodeObject &Orig);
   bool functionChanged(const FunctionLayout &L, const CodeObject &Orig);
+  /// Register usage of the kernel's original code and its callees'.
+  RegisterUsage originalKernelUsage(KernelOp K, const CodeObject &Orig);
   /// Bytes an op takes in this layout (long branches are longer).
   unsigned opSize(Operation *O) const {
     if (LongBranches.count(O))
@@ -295,9 +297,30 @@ llvm::Error Emitter::encodeOp(Operation *O, uint64_t Addr,
     if (Bytes.size() != 8)
       return llvm::createStringError(What + ": instruction has no literal");
     uint64_t Offset = *TargetOrErr - (*AnchorOrErr + 4);
-    uint32_t Literal = I.getPcrelPart() == InstOp::PcRelLo
-                           ? uint32_t(Offset)
-                           : uint32_t(Offset >> 32);
+    uint32_t Literal;
+    switch (I.getPcrelPart()) {
+    case InstOp::PcRelLo:
+      Literal = uint32_t(Offset);
+      break;
+    case InstOp::PcRelHi:
+      Literal = uint32_t(Offset >> 32);
+      break;
+    default: {
+      // The distance is zero-extended into the PC by add/addc 0 (forward)
+      // or sub/subb 0 (backward): it must keep its direction and fit.
+      int64_t Dist = I.getPcrelPart() == InstOp::PcRelAdd ? int64_t(Offset)
+                                                            : -int64_t(Offset);
+      if (Dist < 0 || Dist > int64_t(UINT32_MAX))
+        return llvm::createStringError(formatv(
+            "{0}: the target is now {1} bytes {2}; the branch sequence only "
+            "goes {3}",
+            What, std::abs(int64_t(Offset)),
+            int64_t(Offset) < 0 ? "behind" : "ahead",
+            I.getPcrelPart() == InstOp::PcRelAdd ? "forward" : "backward"));
+      Literal = uint32_t(Dist - I.getPcrelBias());
+      break;
+    }
+    }
     endian::write32le(&Out[Start + 4], Literal);
     ++Stats.EncodedInstructions;
     return llvm::Error::success();
@@ -553,6 +576,41 @@ bool Emitter::functionChanged(const FunctionLayout &L, const CodeObject &Orig) {
                      EmittedText.begin() + Off);
 }
 
+
+RegisterUsage Emitter::originalKernelUsage(KernelOp K, const CodeObject &Orig) {
+  llvm::DenseMap<int64_t, const FunctionLayout *> ByAddr;
+  llvm::DenseMap<Operation *, const FunctionLayout *> ByOp;
+  for (const FunctionLayout &L : Funcs) {
+    ByAddr[L.OldStart] = &L;
+    ByOp[L.Fn] = &L;
+  }
+  RegisterUsage U;
+  llvm::DenseSet<Operation *> Seen;
+  SmallVector<Operation *> Work = {K};
+  while (!Work.empty()) {
+    Operation *Fn = Work.pop_back_val();
+    if (!Seen.insert(Fn).second)
+      continue;
+    auto It = ByOp.find(Fn);
+    if (It != ByOp.end() && It->second->OldStart >= 0 &&
+        It->second->OldCodeSize > 0) {
+      auto Bytes = Orig.bytesAt(It->second->OldStart, It->second->OldCodeSize);
+      if (Bytes)
+        U.merge(computeRegisterUsage(*Bytes, TI));
+      else
+        llvm::consumeError(Bytes.takeError());
+    }
+    Fn->walk([&](InstOp I) {
+      if (I.getPcrelPart() == InstOp::NoPcRel)
+        return;
+      auto T = ByAddr.find(I.getPcrelTarget());
+      if (T != ByAddr.end())
+        Work.push_back(T->second->Fn);
+    });
+  }
+  return U;
+}
+
 bool Emitter::kernelCodeChanged(KernelOp K, const CodeObject &Orig) {
   llvm::DenseMap<int64_t, const FunctionLayout *> ByAddr;
   llvm::DenseMap<Operation *, const FunctionLayout *> ByOp;
@@ -600,11 +658,17 @@ llvm::Error Emitter::patchDescriptorsAndMetadata(std::vector<uint8_t> &Img,
                        Cpu == "gfx950" || Cpu == "gfx9-4-generic";
     // Only code that changed can need more registers; unchanged kernels keep
     // their counts exactly (the rules below are conservative, not LLVM's).
+    // The counts are raised only past what the original code used: the
+    // original counts covered that, whatever convention wrote them (Tensile's
+    // .vgpr_count, for one, counts differently from LLVM's).
     if (kernelCodeChanged(K, Orig)) {
       RegisterUsage Usage = computeKernelRegisterUsage(K, TI);
       if (LongBranchPair.count(K))
         Usage.NumSGPR = std::max(Usage.NumSGPR, LongBranchPair.lookup(K) + 2);
-      raiseResourceCounts(Usage, UnifiedFile, KD, Meta);
+      RegisterUsage Before = originalKernelUsage(K, Orig);
+      if (Usage.NumVGPR > Before.NumVGPR || Usage.NumAGPR > Before.NumAGPR ||
+          Usage.NumSGPR > Before.NumSGPR)
+        raiseResourceCounts(Usage, UnifiedFile, KD, Meta);
     }
     if (K.getDescriptorAddr() < 0)
       return llvm::createStringError(
@@ -704,8 +768,13 @@ llvm::Error Emitter::patchSymbolsAndRelocations(std::vector<uint8_t> &Img,
            Off + 24 <= fileOff(S.Offset) + S.Size; Off += 24) {
         uint8_t *Sym = &Img[Off];
         uint8_t Type = Sym[4] & 0xf;
+        uint16_t Shndx = endian::read16le(Sym + 6);
         uint64_t Value = endian::read64le(Sym + 8);
-        if (!inText(Value) || Type == llvm::ELF::STT_SECTION)
+        // Only symbols defined in .text name code; absolute symbols (the
+        // assembler's constants) merely have values that look like it.
+        const ElfSection *Text = Orig.sectionAt(TextAddr);
+        if (!Text || Shndx != Text->Index || !inText(Value) ||
+            Type == llvm::ELF::STT_SECTION)
           continue;
         auto It = ByOldStart.find(Value);
         if (It != ByOldStart.end()) {
@@ -721,6 +790,22 @@ llvm::Error Emitter::patchSymbolsAndRelocations(std::vector<uint8_t> &Img,
         }
         if (Value == TextAddr + TextSize)
           continue; // end of .text, which does not move
+        // Labels past a function's last instruction (in its padding) keep
+        // their distance from the end of the code.
+        if (!IdAddr.count(Value)) {
+          bool Placed = false;
+          for (const FunctionLayout &L : Funcs)
+            if (int64_t(Value) >= L.OldStart + L.OldCodeSize &&
+                int64_t(Value) < L.OldEnd) {
+              uint64_t New = L.NewStart + L.NewCodeSize +
+                             (Value - (L.OldStart + L.OldCodeSize));
+              endian::write64le(Sym + 8, std::min(New, L.NewEnd));
+              Placed = true;
+              break;
+            }
+          if (Placed)
+            continue;
+        }
         auto NewOrErr = mapAddress(Value, "symbol");
         if (!NewOrErr)
           return NewOrErr.takeError();
@@ -928,7 +1013,13 @@ llvm::Expected<std::vector<uint8_t>> Emitter::run() {
       if (Seg.Type == llvm::ELF::PT_LOAD)
         MaxAlign = std::max<uint64_t>(MaxAlign, Seg.Align);
     for (const ElfSection &S : Orig.sections())
-      MaxAlign = std::max<uint64_t>(MaxAlign, S.Align);
+      if (S.isAlloc())
+        MaxAlign = std::max<uint64_t>(MaxAlign, S.Align);
+    if (MaxAlign > (1u << 16) || !llvm::isPowerOf2_64(MaxAlign))
+      return llvm::createStringError(formatv(
+          "cannot grow .text: a section or segment alignment of {0} bytes is "
+          "not a power of two up to 64 KiB",
+          MaxAlign));
     Delta = llvm::alignTo(Growth, MaxAlign);
     TextFileEnd = Text->Offset + TextSize;
   }

@@ -201,7 +201,7 @@ struct RawInst {
   // Filled by analysis.
   int64_t BranchTarget = -1;
   int PcRelPart = 0;
-  int64_t PcRelTarget = -1, PcRelAnchor = -1;
+  int64_t PcRelTarget = -1, PcRelAnchor = -1, PcRelBias = 0;
   // s_setpc_b64 whose address was computed by a recognised PC-relative pair
   // (the compiler's long branch): its target.
   int64_t JumpTarget = -1;
@@ -227,6 +227,8 @@ private:
                               Block &Body);
   void findPcRel(std::vector<RawInst> &Insts, size_t GetPc,
                  std::string &NotRelocatable);
+  bool findTensileBranch(std::vector<RawInst> &Insts, size_t GetPc,
+                         unsigned Lo);
   uint32_t word(ArrayRef<uint8_t> Bytes) {
     return llvm::support::endian::read32le(Bytes.data());
   }
@@ -374,6 +376,8 @@ void Recoverer::findPcRel(std::vector<RawInst> &Insts, size_t GetPc,
       break;
   }
   if (LoIdx < 0 || HiIdx < 0) {
+    if (findTensileBranch(Insts, GetPc, Dst.First))
+      return;
     NotRelocatable = formatv("s_getpc_b64 at {0:x} is not followed by "
                              "s_add_u32/s_addc_u32 with literals; its use of "
                              "the PC is not modelled",
@@ -416,6 +420,89 @@ void Recoverer::findPcRel(std::vector<RawInst> &Insts, size_t GetPc,
     if (Touches || TI.desc(M.getOpcode()).isTerminator())
       break;
   }
+}
+
+
+// Tensile's long branch (hand-written assembly):
+//   s_getpc_b64 s[a:a+1]
+//   s_add_i32 sT, LIT, C          (or s_sub_i32 sT, LIT, C / s_mov_b32 sT, LIT)
+//   s_add_u32 sa, sa, sT ; s_addc_u32 sa+1, sa+1, 0     (forward)
+//   s_sub_u32 sa, sa, sT ; s_subb_u32 sa+1, sa+1, 0     (backward)
+//   s_setpc_b64 s[a:a+1]
+// Every instruction must match exactly; anything else is not modelled.
+bool Recoverer::findTensileBranch(std::vector<RawInst> &Insts, size_t GetPc,
+                                  unsigned Lo) {
+  auto sgpr = [&](const llvm::MCOperand &Op, unsigned &Index) {
+    if (!Op.isReg())
+      return false;
+    RegRange R = TI.classify(Op.getReg());
+    Index = R.First;
+    return R.Kind == RegKind::SGPR && R.Count == 1;
+  };
+  auto isImm = [](const llvm::MCOperand &Op, int64_t V) {
+    return Op.isImm() && Op.getImm() == V;
+  };
+  size_t I = GetPc + 1;
+  if (I + 3 >= Insts.size())
+    return false;
+  RawInst &Def = Insts[I], &Add = Insts[I + 1], &Carry = Insts[I + 2],
+          &SetPc = Insts[I + 3];
+  if (!Def.D || !Add.D || !Carry.D || !SetPc.D)
+    return false;
+  // sT = LIT (+|-) C, LIT a 32-bit literal (8-byte encoding).
+  const llvm::MCInst &DM = Def.D->Inst;
+  unsigned T, X;
+  int64_t Bias = 0;
+  StringRef DN = Def.D->Mnemonic;
+  if (Def.Bytes.size() != 8 || !sgpr(DM.getOperand(0), T))
+    return false;
+  uint32_t Lit = word(Def.Bytes.drop_front(4));
+  if ((DN == "s_add_i32" || DN == "s_sub_i32") && DM.getNumOperands() == 3 &&
+      DM.getOperand(2).isImm() && DM.getOperand(1).isImm() &&
+      uint32_t(DM.getOperand(1).getImm()) == Lit) {
+    int64_t C = DM.getOperand(2).getImm();
+    if (C < -16 || C > 64) // an inline constant
+      return false;
+    Bias = DN == "s_add_i32" ? C : -C;
+  } else if (DN == "s_mov_b32" && DM.getNumOperands() == 2) {
+    Bias = 0;
+  } else {
+    return false;
+  }
+  bool Forward;
+  StringRef AN = Add.D->Mnemonic, CN = Carry.D->Mnemonic;
+  if (AN == "s_add_u32" && CN == "s_addc_u32")
+    Forward = true;
+  else if (AN == "s_sub_u32" && CN == "s_subb_u32")
+    Forward = false;
+  else
+    return false;
+  const llvm::MCInst &AM = Add.D->Inst, &CM = Carry.D->Inst;
+  if (AM.getNumOperands() != 3 || CM.getNumOperands() != 3 ||
+      !sgpr(AM.getOperand(0), X) || X != Lo || !sgpr(AM.getOperand(1), X) ||
+      X != Lo || !sgpr(AM.getOperand(2), X) || X != T ||
+      !sgpr(CM.getOperand(0), X) || X != Lo + 1 ||
+      !sgpr(CM.getOperand(1), X) || X != Lo + 1 || !isImm(CM.getOperand(2), 0))
+    return false;
+  if (T == Lo || T == Lo + 1)
+    return false;
+  const llvm::MCInst &SM = SetPc.D->Inst;
+  if (SetPc.D->Mnemonic != "s_setpc_b64" || SM.getNumOperands() != 1 ||
+      !SM.getOperand(0).isReg())
+    return false;
+  RegRange P = TI.classify(SM.getOperand(0).getReg());
+  if (P.Kind != RegKind::SGPR || P.First != Lo || P.Count != 2)
+    return false;
+  uint64_t Dist = uint32_t(int64_t(int32_t(Lit)) + Bias);
+  int64_t Target = Forward ? int64_t(Insts[GetPc].Addr + 4 + Dist)
+                           : int64_t(Insts[GetPc].Addr + 4 - Dist);
+  Def.PcRelPart = Forward ? InstOp::PcRelAdd : InstOp::PcRelSub;
+  Def.PcRelTarget = Target;
+  Def.PcRelAnchor = Insts[GetPc].Addr;
+  Def.PcRelBias = Bias;
+  SetPc.JumpTarget = Target;
+  ++Stats.PcRelPairs;
+  return true;
 }
 
 llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
@@ -694,7 +781,7 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
       continue;
     }
     auto Inst = InstOp::create(B, Loc, Id, encOf(R.Bytes), R.PcRelPart,
-                                 R.PcRelTarget, R.PcRelAnchor);
+                                 R.PcRelTarget, R.PcRelAnchor, R.PcRelBias);
     (void)Inst;
   }
   // The last block must end with a terminator: control runs out of the

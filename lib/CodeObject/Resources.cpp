@@ -49,6 +49,35 @@ RegisterUsage asmevo::computeRegisterUsage(Operation *Fn, TargetInfo &TI) {
   return U;
 }
 
+RegisterUsage asmevo::computeRegisterUsage(ArrayRef<uint8_t> Code,
+                                           TargetInfo &TI) {
+  RegisterUsage U;
+  SmallVector<RegAccess, 16> Acc;
+  for (size_t Off = 0; Off + 4 <= Code.size();) {
+    const DecodedInst *D = TI.decode(Code.drop_front(Off));
+    if (!D) {
+      Off += 4;
+      continue;
+    }
+    Off += D->Size;
+    Acc.clear();
+    TI.accesses(D->Inst, Acc);
+    for (const RegAccess &A : Acc) {
+      RegRange R = TI.classify(A.Reg);
+      unsigned End = R.First + R.Count;
+      if (R.Kind == RegKind::VGPR)
+        U.NumVGPR = std::max(U.NumVGPR, End);
+      else if (R.Kind == RegKind::AGPR)
+        U.NumAGPR = std::max(U.NumAGPR, End);
+      else if (R.Kind == RegKind::SGPR)
+        U.NumSGPR = std::max(U.NumSGPR, End);
+      else if (R.Kind == RegKind::Special)
+        U.UsesVCC |= StringRef(TI.regName(A.Reg)).starts_with("vcc");
+    }
+  }
+  return U;
+}
+
 RegisterUsage asmevo::computeKernelRegisterUsage(KernelOp Kernel,
                                                  TargetInfo &TI) {
   auto CO = Kernel->getParentOfType<CodeObjectOp>();
@@ -100,7 +129,9 @@ bool asmevo::raiseResourceCounts(const RegisterUsage &Usage, bool HasAGPRFile,
   // the AGPRs.
   unsigned TotalV;
   if (HasAGPRFile) {
-    if (Usage.NumVGPR > KD.accumOffset()) {
+    // accum_offset only matters when AGPRs are used: VGPRs at or above it
+    // would be the AGPRs.
+    if (AGPR && Usage.NumVGPR > KD.accumOffset()) {
       KD.setAccumOffsetField((Usage.NumVGPR + 3) / 4 - 1);
       Changed = true;
     }
@@ -127,10 +158,14 @@ bool asmevo::raiseResourceCounts(const RegisterUsage &Usage, bool HasAGPRFile,
         Changed = true;
       }
     };
-    raise(".vgpr_count", VGPR);
-    if (Metadata.get(".agpr_count") || AGPR)
+    // Keys are never added: the note is rewritten in place, so its shape
+    // must stay; the descriptor is what the hardware reads.
+    if (Metadata.get(".vgpr_count"))
+      raise(".vgpr_count", VGPR);
+    if (Metadata.get(".agpr_count"))
       raise(".agpr_count", AGPR);
-    raise(".sgpr_count", SGPR);
+    if (Metadata.get(".sgpr_count"))
+      raise(".sgpr_count", SGPR);
     Metadata = L.getDictionary(Metadata.getContext());
   }
   return Changed;

@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -279,9 +280,13 @@ void InstOp::print(OpAsmPrinter &P) {
   printId(P, getId());
   printInstText(P, *this, getEnc());
   if (getPcrelPart() != NoPcRel) {
-    P << " pcrel(" << (getPcrelPart() == PcRelLo ? "lo" : "hi") << ", 0x"
+    static const char *Names[] = {"", "lo", "hi", "add", "sub"};
+    P << " pcrel(" << Names[getPcrelPart()] << ", 0x"
       << llvm::format_hex_no_prefix(getPcrelTarget(), 1) << " from 0x"
-      << llvm::format_hex_no_prefix(getPcrelAnchor(), 1) << ")";
+      << llvm::format_hex_no_prefix(getPcrelAnchor(), 1);
+    if (getPcrelBias())
+      P << ", bias " << getPcrelBias();
+    P << ")";
   }
   P.printOptionalAttrDict((*this)->getAttrs());
 }
@@ -296,13 +301,22 @@ ParseResult InstOp::parse(OpAsmParser &Parser, OperationState &Result) {
     StringRef Part;
     if (Parser.parseLParen() || Parser.parseKeyword(&Part) ||
         Parser.parseComma() || Parser.parseInteger(Props.pcrel_target) ||
-        Parser.parseKeyword("from") || Parser.parseInteger(Props.pcrel_anchor) ||
-        Parser.parseRParen())
+        Parser.parseKeyword("from") || Parser.parseInteger(Props.pcrel_anchor))
       return failure();
-    if (Part != "lo" && Part != "hi")
+    if (succeeded(Parser.parseOptionalComma()))
+      if (Parser.parseKeyword("bias") || Parser.parseInteger(Props.pcrel_bias))
+        return failure();
+    if (Parser.parseRParen())
+      return failure();
+    Props.pcrel_part = llvm::StringSwitch<int64_t>(Part)
+                           .Case("lo", PcRelLo)
+                           .Case("hi", PcRelHi)
+                           .Case("add", PcRelAdd)
+                           .Case("sub", PcRelSub)
+                           .Default(NoPcRel);
+    if (Props.pcrel_part == NoPcRel)
       return Parser.emitError(Parser.getCurrentLocation(),
-                              "pcrel part must be 'lo' or 'hi'");
-    Props.pcrel_part = Part == "lo" ? PcRelLo : PcRelHi;
+                              "pcrel part must be lo, hi, add or sub");
   }
   return Parser.parseOptionalAttrDict(Result.attributes);
 }
@@ -335,7 +349,7 @@ LogicalResult InstOp::verify() {
   if (!Dedicated.empty())
     return emitOpError("'") << D->Mnemonic << "' must be written as "
                             << Dedicated;
-  if (getPcrelPart() > PcRelHi)
+  if (getPcrelPart() < NoPcRel || getPcrelPart() > PcRelSub)
     return emitOpError("invalid pcrel part");
   return success();
 }

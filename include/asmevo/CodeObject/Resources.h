@@ -26,6 +26,9 @@ struct RegisterUsage {
 /// Usage of one kernel or function op, from LLVM's operand tables.
 RegisterUsage computeRegisterUsage(mlir::Operation *Fn, TargetInfo &TI);
 
+/// Usage of raw code bytes, decoded linearly (undecodable words skipped).
+RegisterUsage computeRegisterUsage(llvm::ArrayRef<uint8_t> Code, TargetInfo &TI);
+
 /// Usage of a kernel including every function it can call (PC-relative
 /// targets that start a function, transitively).
 RegisterUsage computeKernelRegisterUsage(amdgcn::KernelOp Kernel,

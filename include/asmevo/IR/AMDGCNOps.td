@@ -108,19 +108,27 @@ def AMDGCN_InstOp : AMDGCN_Op<"inst"> {
     bytes back. `pcrel` marks a literal that holds a PC-relative offset
     (`s_getpc_b64` + `s_add_u32`/`s_addc_u32`): emission recomputes it so
     that it still reaches `pcrel_target` (an original address) from the
-    `s_getpc_b64` with id `pcrel_anchor`.
+    `s_getpc_b64` with id `pcrel_anchor`. `pcrel(add|sub, T from A, bias B)`
+    marks the `s_add_i32 sT, LIT, B` of Tensile's long branch, whose sT is
+    then added to (subtracted from) the PC.
   }];
   let arguments = (ins
     DefaultValuedProp<I64Prop, "-1">:$id,
     ArrayProp<I32Prop>:$enc,
     DefaultValuedProp<I64Prop, "0">:$pcrel_part,
     DefaultValuedProp<I64Prop, "-1">:$pcrel_target,
-    DefaultValuedProp<I64Prop, "-1">:$pcrel_anchor
+    DefaultValuedProp<I64Prop, "-1">:$pcrel_anchor,
+    DefaultValuedProp<I64Prop, "0">:$pcrel_bias
   );
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    enum PcRelPart { NoPcRel = 0, PcRelLo = 1, PcRelHi = 2 };
+    /// Lo/Hi: the literal is the low/high half of target - (anchor + 4).
+    /// Add/Sub (Tensile's long branch, `s_add_i32 sT, LIT, bias` then
+    /// s_add_u32/s_sub_u32 of sT into the PC): LIT + bias is the distance,
+    /// forward (Add) or backward (Sub).
+    enum PcRelPart { NoPcRel = 0, PcRelLo = 1, PcRelHi = 2, PcRelAdd = 3,
+                     PcRelSub = 4 };
     ::llvm::ArrayRef<uint8_t> getBytes() {
       return {reinterpret_cast<const uint8_t *>(getEnc().data()),
               getEnc().size() * 4};
