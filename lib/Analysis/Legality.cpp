@@ -441,31 +441,33 @@ static int64_t frozenPrologueBytes(Operation *Fn) {
   return Len && Len.getInt() > 0 ? 256 : 0;
 }
 
+bool Legality::isFrozen(Block *B) {
+  int64_t Frozen = frozenPrologueBytes(Fn);
+  if (!Frozen)
+    return false;
+  int64_t Start = cast<KernelOp>(Fn).getAddr();
+  auto It = BaseOrder.find(B);
+  if (It == BaseOrder.end())
+    return false;
+  for (Operation *Op : It->second) {
+    int64_t Id = getInstId(Op);
+    if (Id >= 0)
+      return Start >= 0 && Id - Start < Frozen;
+  }
+  return false;
+}
+
 Verdict Legality::checkStructure(Transaction &T) {
   if (Fn->hasAttr("not_relocatable"))
     return Verdict::fail(Verdict::Kind::Structure,
                          "the function is not_relocatable (code recovery "
                          "could not model); it is only copied");
-  if (int64_t Frozen = frozenPrologueBytes(Fn)) {
-    int64_t Start = cast<KernelOp>(Fn).getAddr();
-    for (Block *B : T.Touched) {
-      auto It = BaseOrder.find(B);
-      if (It == BaseOrder.end())
-        continue;
-      for (Operation *Op : It->second) {
-        int64_t Id = getInstId(Op);
-        if (Id < 0)
-          continue;
-        if (Start >= 0 && Id - Start < Frozen)
-          return Verdict::fail(
-              Verdict::Kind::Structure,
-              "the kernel preloads kernel arguments: its first 256 bytes "
-              "(the prologue for firmware without preloading) keep their "
-              "layout");
-        break;
-      }
-    }
-  }
+  for (Block *B : T.Touched)
+    if (isFrozen(B))
+      return Verdict::fail(
+          Verdict::Kind::Structure,
+          "the kernel preloads kernel arguments: its first 256 bytes (the "
+          "prologue for firmware without preloading) keep their layout");
   for (Block *B : T.Touched) {
     if (B->empty() || !Cache->get(&B->back()).IsTerminator)
       return Verdict::fail(Verdict::Kind::Structure,

@@ -155,15 +155,15 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
     InstInfoCache &C = L.cache();
     Legality::Transaction T(L);
     Fn->walk([&](Operation *Op) {
-      if (waits::isRelaxable(Op))
+      if (waits::isRelaxable(L, Op))
         T.erase(Op);
     });
     unsigned Blocks = 0;
     long Saved = 0;
     Block *Entry = &Fn->getRegion(0).front();
     for (Block &B : Fn->getRegion(0)) {
-      if (&B != Entry && B.hasNoPredecessors())
-        continue; // alignment padding
+      if ((&B != Entry && B.hasNoPredecessors()) || L.isFrozen(&B))
+        continue; // alignment padding, kernarg-preload prologue
       SmallVector<Operation *> Ops, Nops;
       bool Skip = false;
       for (Operation &Op : B) {

@@ -24,6 +24,10 @@ bool waits::isRelaxable(Operation *Op) {
                                       W.getLgkmcnt()) == W.getImm();
 }
 
+bool waits::isRelaxable(Legality &L, Operation *Op) {
+  return isRelaxable(Op) && !L.isFrozen(Op->getBlock());
+}
+
 llvm::DenseMap<Operation *, waits::Counts> waits::plan(Legality &L,
                                                       Operation *Fn) {
   InstInfoCache &C = L.cache();
@@ -47,7 +51,7 @@ llvm::DenseMap<Operation *, waits::Counts> waits::plan(Legality &L,
     Queued.erase(B);
     PendingState St = In[B];
     for (Operation &Op : *B) {
-      if (isRelaxable(&Op))
+      if (isRelaxable(L, &Op))
         continue;
       const InstInfo &I = C.get(&Op);
       if (I.Kind == OpKind::Waitcnt) {
@@ -129,14 +133,14 @@ waits::materialize(Legality::Transaction &T, Legality &L, Operation *Fn,
   OpBuilder Bld(Fn->getContext());
   SmallVector<Operation *> Relaxable;
   Fn->walk([&](Operation *Op) {
-    if (isRelaxable(Op))
+    if (isRelaxable(L, Op))
       Relaxable.push_back(Op);
   });
   S.Before = Relaxable.size();
   llvm::DenseSet<Operation *> Keep;
   for (auto &KV : Need) {
     Operation *Prev = KV.first->getPrevNode();
-    if (Prev && isRelaxable(Prev) && !Keep.contains(Prev)) {
+    if (Prev && isRelaxable(L, Prev) && !Keep.contains(Prev)) {
       const InstInfo &PI = C.get(Prev);
       if (std::equal(PI.Wait, PI.Wait + NumCounters, KV.second.begin()))
         Keep.insert(Prev);

@@ -18,6 +18,8 @@ using Counts = std::array<unsigned, NumCounters>;
 
 /// Waits written as plain counts (no bits outside the three counters).
 bool isRelaxable(mlir::Operation *Op);
+/// ... and outside blocks whose layout is frozen.
+bool isRelaxable(Legality &L, mlir::Operation *Op);
 
 /// For each op of Fn's current IR, the loosest counts that must be waited
 /// for right before it: the memory ops in flight whose results it reads or

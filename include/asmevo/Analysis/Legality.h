@@ -167,6 +167,10 @@ public:
   Verdict replace(llvm::ArrayRef<mlir::Operation *> Old,
                   llvm::ArrayRef<mlir::Operation *> New);
 
+  /// Blocks whose layout must not change (the kernarg-preload prologue):
+  /// any edit touching them is refused.
+  bool isFrozen(mlir::Block *B);
+
   /// Facts of the baseline, for passes that plan edits.
   const WaitcntAnalysis &waits();
   DependenceGraph graph(mlir::Block *B, bool Hazards = true);
