@@ -705,7 +705,13 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
       ++Stats.Blocks;
     }
   Block *Cur = nullptr;
-  auto blockFor = [&](uint64_t Addr) { return BlockAt[*indexOf(Addr)]; };
+  // Null when Addr is not an instruction start with a block (a target inside
+  // an instruction or in trailing padding: the function is then not
+  // relocatable and the branch is kept as it is).
+  auto blockFor = [&](uint64_t Addr) -> Block * {
+    auto Idx = indexOf(Addr);
+    return Idx && *Idx < BlockAt.size() ? BlockAt[*Idx] : nullptr;
+  };
   for (size_t I = 0; I < CodeEnd; ++I) {
     if (BlockAt[I]) {
       Block *Next = BlockAt[I];
@@ -733,14 +739,15 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
         Enc.push_back(int32_t(word(Bytes.drop_front(Off))));
       return Enc;
     };
-    if (R.BranchTarget >= 0 && M == "s_branch") {
-      BranchOp::create(B, Loc, Id, blockFor(R.BranchTarget));
+    Block *TargetBlock = R.BranchTarget >= 0 ? blockFor(R.BranchTarget) : nullptr;
+    if (TargetBlock && M == "s_branch") {
+      BranchOp::create(B, Loc, Id, TargetBlock);
       continue;
     }
-    if (R.BranchTarget >= 0) {
+    if (TargetBlock) {
       Block *Fall = BlockAt[I + 1];
       if (Fall) {
-        CondBranchOp::create(B, Loc, Id, M, blockFor(R.BranchTarget), Fall);
+        CondBranchOp::create(B, Loc, Id, M, TargetBlock, Fall);
         continue;
       }
       // A conditional branch that is the last instruction: it falls out of
@@ -754,7 +761,8 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
         (M == "s_branch" || M.starts_with("s_cbranch_"))) {
       SmallVector<Block *, 1> Dests;
       if (R.JumpTarget >= 0)
-        Dests.push_back(blockFor(R.JumpTarget));
+        if (Block *J = blockFor(R.JumpTarget))
+          Dests.push_back(J);
       IndirectOp::create(B, Loc, Id, encOf(R.Bytes), Dests);
       if (!M.starts_with("s_endpgm") && M != "s_setpc_b64" &&
           NotRelocatable.empty()) {
