@@ -578,19 +578,11 @@ bool Emitter::functionChanged(const FunctionLayout &L, const CodeObject &Orig) {
 
 
 RegisterUsage Emitter::originalKernelUsage(KernelOp K, const CodeObject &Orig) {
-  llvm::DenseMap<int64_t, const FunctionLayout *> ByAddr;
   llvm::DenseMap<Operation *, const FunctionLayout *> ByOp;
-  for (const FunctionLayout &L : Funcs) {
-    ByAddr[L.OldStart] = &L;
+  for (const FunctionLayout &L : Funcs)
     ByOp[L.Fn] = &L;
-  }
   RegisterUsage U;
-  llvm::DenseSet<Operation *> Seen;
-  SmallVector<Operation *> Work = {K};
-  while (!Work.empty()) {
-    Operation *Fn = Work.pop_back_val();
-    if (!Seen.insert(Fn).second)
-      continue;
+  forEachReachableFunction(K, [&](Operation *Fn) {
     auto It = ByOp.find(Fn);
     if (It != ByOp.end() && It->second->OldStart >= 0 &&
         It->second->OldCodeSize > 0) {
@@ -600,42 +592,22 @@ RegisterUsage Emitter::originalKernelUsage(KernelOp K, const CodeObject &Orig) {
       else
         llvm::consumeError(Bytes.takeError());
     }
-    Fn->walk([&](InstOp I) {
-      if (I.getPcrelPart() == InstOp::NoPcRel)
-        return;
-      auto T = ByAddr.find(I.getPcrelTarget());
-      if (T != ByAddr.end())
-        Work.push_back(T->second->Fn);
-    });
-  }
+    return true;
+  });
   return U;
 }
 
 bool Emitter::kernelCodeChanged(KernelOp K, const CodeObject &Orig) {
-  llvm::DenseMap<int64_t, const FunctionLayout *> ByAddr;
   llvm::DenseMap<Operation *, const FunctionLayout *> ByOp;
-  for (const FunctionLayout &L : Funcs) {
-    ByAddr[L.OldStart] = &L;
+  for (const FunctionLayout &L : Funcs)
     ByOp[L.Fn] = &L;
-  }
-  llvm::DenseSet<Operation *> Seen;
-  SmallVector<Operation *> Work = {K};
-  while (!Work.empty()) {
-    Operation *Fn = Work.pop_back_val();
-    if (!Seen.insert(Fn).second)
-      continue;
+  bool Changed = false;
+  forEachReachableFunction(K, [&](Operation *Fn) {
     auto It = ByOp.find(Fn);
-    if (It == ByOp.end() || functionChanged(*It->second, Orig))
-      return true;
-    Fn->walk([&](InstOp I) {
-      if (I.getPcrelPart() == InstOp::NoPcRel)
-        return;
-      auto T = ByAddr.find(I.getPcrelTarget());
-      if (T != ByAddr.end())
-        Work.push_back(T->second->Fn);
-    });
-  }
-  return false;
+    Changed = It == ByOp.end() || functionChanged(*It->second, Orig);
+    return !Changed;
+  });
+  return Changed;
 }
 
 llvm::Error Emitter::patchDescriptorsAndMetadata(std::vector<uint8_t> &Img,

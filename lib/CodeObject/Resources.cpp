@@ -78,21 +78,21 @@ RegisterUsage asmevo::computeRegisterUsage(ArrayRef<uint8_t> Code,
   return U;
 }
 
-RegisterUsage asmevo::computeKernelRegisterUsage(KernelOp Kernel,
-                                                 TargetInfo &TI) {
-  auto CO = Kernel->getParentOfType<CodeObjectOp>();
+void asmevo::forEachReachableFunction(
+    Operation *Fn, llvm::function_ref<bool(Operation *)> Visit) {
+  auto CO = Fn->getParentOfType<CodeObjectOp>();
   llvm::DenseMap<int64_t, Operation *> FnAt;
-  for (Operation &Fn : CO.getBodyBlock())
-    FnAt[Fn.getAttrOfType<IntegerAttr>("addr").getInt()] = &Fn;
-  RegisterUsage U;
+  for (Operation &F : CO.getBodyBlock())
+    FnAt[F.getAttrOfType<IntegerAttr>("addr").getInt()] = &F;
   llvm::DenseSet<Operation *> Seen;
-  SmallVector<Operation *> Work = {Kernel};
+  SmallVector<Operation *> Work = {Fn};
   while (!Work.empty()) {
-    Operation *Fn = Work.pop_back_val();
-    if (!Seen.insert(Fn).second)
+    Operation *F = Work.pop_back_val();
+    if (!Seen.insert(F).second)
       continue;
-    U.merge(computeRegisterUsage(Fn, TI));
-    Fn->walk([&](InstOp I) {
+    if (!Visit(F))
+      return;
+    F->walk([&](InstOp I) {
       if (I.getPcrelPart() == InstOp::NoPcRel)
         return;
       auto It = FnAt.find(I.getPcrelTarget());
@@ -100,6 +100,15 @@ RegisterUsage asmevo::computeKernelRegisterUsage(KernelOp Kernel,
         Work.push_back(It->second);
     });
   }
+}
+
+RegisterUsage asmevo::computeKernelRegisterUsage(KernelOp Kernel,
+                                                 TargetInfo &TI) {
+  RegisterUsage U;
+  forEachReachableFunction(Kernel, [&](Operation *Fn) {
+    U.merge(computeRegisterUsage(Fn, TI));
+    return true;
+  });
   return U;
 }
 

@@ -23,6 +23,11 @@ struct RegisterUsage {
   }
 };
 
+/// Calls Visit on Fn and on every function it can reach through PC-relative
+/// targets that start a function, each once; stops when Visit returns false.
+void forEachReachableFunction(mlir::Operation *Fn,
+                              llvm::function_ref<bool(mlir::Operation *)> Visit);
+
 /// Usage of one kernel or function op, from LLVM's operand tables.
 RegisterUsage computeRegisterUsage(mlir::Operation *Fn, TargetInfo &TI);
 
