@@ -1,18 +1,36 @@
-//===- Mfma.cpp - Matrix fused multiply-add (MFMA) -----------------------===//
+//===- Mfma.cpp - Matrix fused multiply-add (MFMA, SMFMAC) ---------------===//
 //
-// Single-block MFMA with the CDNA2/CDNA3 register layouts (AMD CDNA3 ISA,
-// "Matrix Core" chapter; AMD matrix instruction calculator):
-//   A (M x K): lane = i + M * (k / kpl), element k % kpl of the lane's
-//              registers, kpl = M * K / 64;
-//   B (K x N): lane = j + N * (k / kpl), same packing;
-//   C/D (M x N): column j = lane % N, group g = lane / N,
-//              row = (r / 4) * (4 * 64 / N) + 4 * g + r % 4 for register r.
+// MFMA and SMFMAC with the CDNA2/CDNA3 register layouts as AMD's Matrix
+// Instruction Calculator defines them (gfx9 rules; B blocks, per-lane
+// element count kpl = K * M * B / 64):
+//   A (M x K, block b): lane = i + M * b + M * B * (k / kpl), element k % kpl;
+//   B (K x N, block b): lane = j + N * b + N * B * (k / kpl), same packing,
+//                       then the BLGP lane pattern;
+//   CBSZ/ABID: block b reads the A block (b / 2^cbsz) * 2^cbsz + abid;
+//   C/D (block b): h = 4 rows per register group (1 for f64), mpr = 64 / N,
+//              bpr = ceil(64 * h / (M * N)) blocks side by side in one
+//              register; register b * (M * N / 64) + (i / (h * mpr)) * h +
+//              i % h, lane (b % bpr) * N + ((i / h) % mpr) * bpr * N + j.
+// The handler walks the layout backwards (register/lane -> element); the
+// unit test (unittests/Emu/MfmaTest.cpp) places elements forwards from the
+// same tables and checks against a plain host matrix product.
+//
+// SMFMAC (gfx942): A is 4:2 structured-sparse. Its compressed M x K/2 matrix
+// has the dense layout of an M x (K/2) A operand; each compressed element c
+// of a row carries a 2-bit position in its dense group of four k (dense
+// k = 4 * (c / 2) + idx) in the index VGPR at bit 2 * (c % kpl) of the set
+// chosen by ABID (sets of 2 * kpl bits; set 0 when CBSZ != 0), in the same
+// lane as the A element (hipSPARSELt's compressor writes them so). The
+// accumulator is the destination. Index pairs that are not strictly
+// increasing (undefined per AMD's hipSPARSELt documentation) are refused.
+//
 // Integer MFMA is exact (wrapping i32 accumulation). Float MFMA is declared
 // approximate: the order and precision of the hardware's internal
 // accumulation are not specified bit for bit; the emulator sums the
-// products in double and rounds once when adding C. Multi-block variants,
-// broadcast controls (cbsz/abid/blgp; gfx942 f64 negation) and SMFMAC are
-// refused. f64 MFMA: sequential fma over k (approximate).
+// products in double and rounds once when adding C. f64 MFMA: sequential
+// fma over k (approximate). Refused: gfx942 f64 negation (BLGP field of
+// DGEMM), BLGP/CBSZ/ABID on instructions that do not define them, and a
+// partial EXEC mask.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,34 +46,77 @@ namespace {
 enum ET : uint8_t { EF32, EF16, EBF16, EI8, EFP8, EBF8, EXF32, EF64 };
 
 struct MfmaDesc {
-  uint8_t M, N, K;
+  uint8_t M, N, K, Blocks;
   ET A, B;
   bool IntOut;
+  bool Sparse;
+  bool Bcast; // CBSZ/ABID broadcast defined (multi-block)
+  bool Blgp;  // BLGP lane patterns defined
 };
 
+// Blgp per AMD's calculator: gfx90a defines it on every non-f64 MFMA;
+// gfx942 only on f32 and multi-block ones (the table names the gfx942
+// variant; registerMfma adjusts for gfx90a names).
 static const MfmaDesc Descs[] = {
-    {32, 32, 8, EF16, EF16, false},   // 0
-    {16, 16, 16, EF16, EF16, false},  // 1
-    {16, 16, 16, EBF16, EBF16, false}, // 2
-    {32, 32, 8, EBF16, EBF16, false}, // 3
-    {32, 32, 2, EF32, EF32, false},   // 4
-    {16, 16, 4, EF32, EF32, false},   // 5
-    {16, 16, 32, EI8, EI8, true},     // 6 (gfx942)
-    {32, 32, 16, EI8, EI8, true},     // 7 (gfx942)
-    {16, 16, 16, EI8, EI8, true},     // 8 (gfx90a)
-    {32, 32, 8, EI8, EI8, true},      // 9 (gfx90a)
-    {16, 16, 32, EFP8, EFP8, false},  // 10
-    {16, 16, 32, EFP8, EBF8, false},  // 11
-    {16, 16, 32, EBF8, EFP8, false},  // 12
-    {16, 16, 32, EBF8, EBF8, false},  // 13
-    {32, 32, 16, EFP8, EFP8, false},  // 14
-    {32, 32, 16, EFP8, EBF8, false},  // 15
-    {32, 32, 16, EBF8, EFP8, false},  // 16
-    {32, 32, 16, EBF8, EBF8, false},  // 17
-    {16, 16, 8, EXF32, EXF32, false}, // 18
-    {32, 32, 4, EXF32, EXF32, false}, // 19
-    {16, 16, 4, EF64, EF64, false},   // 20
+    {32, 32, 8, 1, EF16, EF16, false, false, false, false},    // 0
+    {16, 16, 16, 1, EF16, EF16, false, false, false, false},   // 1
+    {16, 16, 16, 1, EBF16, EBF16, false, false, false, false}, // 2
+    {32, 32, 8, 1, EBF16, EBF16, false, false, false, false},  // 3
+    {32, 32, 2, 1, EF32, EF32, false, false, false, true},     // 4
+    {16, 16, 4, 1, EF32, EF32, false, false, false, true},     // 5
+    {16, 16, 32, 1, EI8, EI8, true, false, false, false},      // 6 (gfx942)
+    {32, 32, 16, 1, EI8, EI8, true, false, false, false},      // 7 (gfx942)
+    {16, 16, 16, 1, EI8, EI8, true, false, false, true},       // 8 (gfx90a)
+    {32, 32, 8, 1, EI8, EI8, true, false, false, true},        // 9 (gfx90a)
+    {16, 16, 32, 1, EFP8, EFP8, false, false, false, false},   // 10
+    {16, 16, 32, 1, EFP8, EBF8, false, false, false, false},   // 11
+    {16, 16, 32, 1, EBF8, EFP8, false, false, false, false},   // 12
+    {16, 16, 32, 1, EBF8, EBF8, false, false, false, false},   // 13
+    {32, 32, 16, 1, EFP8, EFP8, false, false, false, false},   // 14
+    {32, 32, 16, 1, EFP8, EBF8, false, false, false, false},   // 15
+    {32, 32, 16, 1, EBF8, EFP8, false, false, false, false},   // 16
+    {32, 32, 16, 1, EBF8, EBF8, false, false, false, false},   // 17
+    {16, 16, 8, 1, EXF32, EXF32, false, false, false, false},  // 18
+    {32, 32, 4, 1, EXF32, EXF32, false, false, false, false},  // 19
+    {16, 16, 4, 1, EF64, EF64, false, false, false, false},    // 20
+    // Multi-block.
+    {32, 32, 1, 2, EF32, EF32, false, false, true, true},   // 21
+    {16, 16, 1, 4, EF32, EF32, false, false, true, true},   // 22
+    {4, 4, 1, 16, EF32, EF32, false, false, true, true},    // 23
+    {32, 32, 4, 2, EF16, EF16, false, false, true, true},   // 24
+    {16, 16, 4, 4, EF16, EF16, false, false, true, true},   // 25
+    {4, 4, 4, 16, EF16, EF16, false, false, true, true},    // 26
+    {32, 32, 4, 2, EI8, EI8, true, false, true, true},      // 27
+    {16, 16, 4, 4, EI8, EI8, true, false, true, true},      // 28
+    {4, 4, 4, 16, EI8, EI8, true, false, true, true},       // 29
+    {32, 32, 4, 2, EBF16, EBF16, false, false, true, true}, // 30
+    {16, 16, 4, 4, EBF16, EBF16, false, false, true, true}, // 31
+    {4, 4, 4, 16, EBF16, EBF16, false, false, true, true},  // 32
+    {4, 4, 4, 4, EF64, EF64, false, false, false, false},   // 33
+    // gfx90a bf16 (pre-_1k: two bf16 per VGPR, half the K).
+    {32, 32, 2, 2, EBF16, EBF16, false, false, true, true},  // 34
+    {16, 16, 2, 4, EBF16, EBF16, false, false, true, true},  // 35
+    {4, 4, 2, 16, EBF16, EBF16, false, false, true, true},   // 36
+    {32, 32, 4, 1, EBF16, EBF16, false, false, false, true}, // 37
+    {16, 16, 8, 1, EBF16, EBF16, false, false, false, true}, // 38
+    // SMFMAC (gfx942); K is the dense K.
+    {16, 16, 32, 1, EF16, EF16, false, true, true, false},   // 39
+    {32, 32, 16, 1, EF16, EF16, false, true, true, false},   // 40
+    {16, 16, 32, 1, EBF16, EBF16, false, true, true, false}, // 41
+    {32, 32, 16, 1, EBF16, EBF16, false, true, true, false}, // 42
+    {16, 16, 64, 1, EI8, EI8, true, true, true, false},      // 43
+    {32, 32, 32, 1, EI8, EI8, true, true, true, false},      // 44
+    {16, 16, 64, 1, EBF8, EBF8, false, true, true, false},   // 45
+    {16, 16, 64, 1, EBF8, EFP8, false, true, true, false},   // 46
+    {16, 16, 64, 1, EFP8, EBF8, false, true, true, false},   // 47
+    {16, 16, 64, 1, EFP8, EFP8, false, true, true, false},   // 48
+    {32, 32, 32, 1, EBF8, EBF8, false, true, true, false},   // 49
+    {32, 32, 32, 1, EBF8, EFP8, false, true, true, false},   // 50
+    {32, 32, 32, 1, EFP8, EBF8, false, true, true, false},   // 51
+    {32, 32, 32, 1, EFP8, EFP8, false, true, true, false},   // 52
 };
+// Aux bit: the gfx90a spelling, whose 16x16x16/32x32x8 f16 forms define BLGP.
+constexpr uint32_t AuxGfx90aBlgp = 0x100;
 
 unsigned bitsOf(ET T) {
   switch (T) {
@@ -124,9 +185,11 @@ double elem(ET T, uint64_t Bits) {
 // Reads element E (of Bits width) of lane L of a register operand.
 uint64_t readElem(Wave &W, const Opnd &O, unsigned L, unsigned E,
                   unsigned Bits) {
+  if (Bits == 64 && O.Kind == OK::Imm)
+    return O.Imm;
   if (Bits == 64)
-    return readElem(W, O, L, 2 * E, 32) |
-           readElem(W, O, L, 2 * E + 1, 32) << 32;
+    return readElem(W, O, L, 2 * E, 32) | readElem(W, O, L, 2 * E + 1, 32)
+                                              << 32;
   unsigned BitOff = E * Bits, Reg = BitOff / 32, Sh = BitOff % 32;
   uint32_t V;
   if (O.Kind == OK::V)
@@ -138,59 +201,140 @@ uint64_t readElem(Wave &W, const Opnd &O, unsigned L, unsigned E,
   return Bits == 32 ? V : (V >> Sh) & ((1u << Bits) - 1);
 }
 
+// BLGP: the lane of B's registers that feeds lane L (AMD's calculator).
+unsigned blgpLane(unsigned L, unsigned Blgp) {
+  switch (Blgp) {
+  case 1: // broadcast lanes 0-31
+    return L % 32;
+  case 2: // broadcast lanes 32-63
+    return L % 32 + 32;
+  case 3: // rotate down by 16
+    return (L + 16) % 64;
+  case 4: // broadcast lanes 0-15 ... 7: lanes 48-63
+  case 5:
+  case 6:
+  case 7:
+    return L % 16 + 16 * (Blgp - 4);
+  default:
+    return L;
+  }
+}
+
 void hMfma(Wave &W, const Inst &I) {
-  const MfmaDesc &D = Descs[I.Aux];
-  if (I.Cbsz || I.Abid || I.Blgp)
+  const MfmaDesc &D = Descs[I.Aux & 0xff];
+  bool HasBlgp = D.Blgp || (I.Aux & AuxGfx90aBlgp);
+  if (I.Blgp && !HasBlgp)
     return W.fail(ErrorKind::Unsupported, I,
-                  "MFMA broadcast/negation controls (cbsz/abid/blgp)");
+                  D.A == EF64 ? "f64 MFMA negation (blgp field) is not modelled"
+                              : "BLGP on an MFMA that does not define it");
+  if ((I.Cbsz || I.Abid) && !D.Bcast)
+    return W.fail(ErrorKind::Unsupported, I,
+                  "CBSZ/ABID on an MFMA that does not define them");
   if (W.exec() != ~0ull)
     return W.fail(ErrorKind::Unsupported, I, "MFMA with a partial EXEC mask");
   if (I.NSrc < 3 || I.NDst < 1)
     return W.fail(ErrorKind::Invalid, I, "unexpected MFMA operands");
-  unsigned M = D.M, N = D.N, K = D.K;
-  unsigned Kpl = M * K / 64;
-  unsigned BA = bitsOf(D.A), BB = bitsOf(D.B);
-  unsigned OutRegs = M * N / 64, Groups = 64 / N;
-  // Gather A, B and C.
-  std::vector<double> A(M * K), B(K * N);
-  for (unsigned L = 0; L < 64; ++L)
-    for (unsigned E = 0; E < Kpl; ++E) {
-      unsigned K0 = (L / M) * Kpl + E;
-      if (L % M < M && K0 < K)
-        A[(L % M) * K + K0] = elem(D.A, readElem(W, I.Src[0], L, E, BA));
-      unsigned K1 = (L / N) * Kpl + E;
-      if (K1 < K)
-        B[K1 * N + L % N] = elem(D.B, readElem(W, I.Src[1], L, E, BB));
-    }
-  bool F64 = D.A == EF64;
-  std::vector<uint32_t> Out(64 * OutRegs * (F64 ? 2 : 1));
+  const unsigned M = D.M, N = D.N, K = D.K, NB = D.Blocks;
+  const bool F64 = D.A == EF64;
+  // Dense K of A as stored: half for the sparse A of SMFMAC.
+  const unsigned KA = D.Sparse ? K / 2 : K;
+  const unsigned KplA = KA * M * NB / 64, KplB = K * N * NB / 64;
+  const unsigned BA = bitsOf(D.A), BB = bitsOf(D.B);
+  // Operands: SMFMAC reads C from the destination and the index VGPR from
+  // the source that is neither A, B nor the tied accumulator.
+  const Opnd *COp = &I.Src[2], *IdxOp = nullptr;
+  if (D.Sparse) {
+    COp = &I.Dst[0];
+    for (unsigned S = 2; S < I.NSrc; ++S)
+      if (I.Src[S].Count == 1 && I.Src[S].isVReg())
+        IdxOp = &I.Src[S];
+    if (!IdxOp)
+      return W.fail(ErrorKind::Invalid, I, "SMFMAC without an index VGPR");
+  }
+  unsigned ABlock[16];
+  for (unsigned B = 0; B < NB; ++B) {
+    unsigned P = 1u << I.Cbsz;
+    ABlock[B] = D.Sparse ? B : (B / P) * P + I.Abid;
+    if (!D.Sparse && (P > NB || I.Abid >= P))
+      return W.fail(ErrorKind::Unsupported, I,
+                    "CBSZ/ABID select a block the MFMA does not have");
+  }
+  unsigned IdxShift = 0;
+  if (D.Sparse && I.Cbsz == 0) {
+    IdxShift = I.Abid * 2 * KplA;
+    if (IdxShift + 2 * KplA > 32)
+      return W.fail(ErrorKind::Unsupported, I,
+                    "SMFMAC ABID selects an index set beyond the VGPR");
+  }
+  // Gather A and B as dense [block][row][k] / [block][k][col] arrays,
+  // walking lanes and elements (register -> element direction).
+  std::vector<double> A(size_t(NB) * M * K, 0.0), B(size_t(NB) * K * N);
   for (unsigned L = 0; L < 64; ++L) {
-    unsigned J = L % N, G = L / N;
-    for (unsigned R = 0; R < OutRegs; ++R) {
-      unsigned Row = (R / 4) * (4 * Groups) + 4 * G + R % 4;
+    unsigned Row = L % M, Blk = (L / M) % NB, KBase = (L / (M * NB)) * KplA;
+    for (unsigned E = 0; E < KplA && KBase + E < KA; ++E) {
+      unsigned Kc = KBase + E;
+      double X = elem(D.A, readElem(W, I.Src[0], L, E, BA));
+      if (!D.Sparse) {
+        A[(size_t(Blk) * M + Row) * K + Kc] = X;
+        continue;
+      }
+      uint32_t IdxV = W.vreg(IdxOp->Reg)[L];
+      if (IdxOp->Kind == OK::A)
+        IdxV = W.areg(IdxOp->Reg)[L];
+      unsigned Pos = (IdxV >> (IdxShift + 2 * E)) & 3;
+      if (Kc % 2 == 1) {
+        unsigned Prev = (IdxV >> (IdxShift + 2 * (E - 1))) & 3;
+        if (Prev >= Pos)
+          return W.fail(ErrorKind::Unsupported, I,
+                        "SMFMAC index pair not strictly increasing (lane " +
+                            std::to_string(L) + ")");
+      }
+      A[(size_t(Blk) * M + Row) * K + 4 * (Kc / 2) + Pos] = X;
+    }
+  }
+  for (unsigned L = 0; L < 64; ++L) {
+    unsigned Src = blgpLane(L, I.Blgp);
+    unsigned Col = L % N, Blk = (L / N) % NB, KBase = (L / (N * NB)) * KplB;
+    for (unsigned E = 0; E < KplB && KBase + E < K; ++E)
+      B[(size_t(Blk) * K + KBase + E) * N + Col] =
+          elem(D.B, readElem(W, I.Src[1], Src, E, BB));
+  }
+  // Output layout parameters.
+  const unsigned H = F64 ? 1 : 4, Mpr = 64 / N;
+  const unsigned Bpr = std::max(1u, 64 * H / (M * N));
+  const unsigned RB = M * N / 64; // registers (pairs for f64) per block
+  const unsigned OutRegs = M * N * NB / 64;
+  std::vector<uint32_t> Out(64 * OutRegs * (F64 ? 2 : 1));
+  for (unsigned R = 0; R < OutRegs; ++R)
+    for (unsigned L = 0; L < 64; ++L) {
+      unsigned J = L % N, T = L / N;
+      unsigned Blk = Bpr > 1 ? T % Bpr : R / RB;
+      unsigned Q = T / Bpr, RR = Bpr > 1 ? R : R % RB;
+      unsigned Row = (RR / H) * (H * Mpr) + Q * H + RR % H;
+      const double *ARow = &A[(size_t(ABlock[Blk]) * M + Row) * K];
+      const double *BCol = &B[size_t(Blk) * K * N + J];
       if (F64) {
-        double S = asD(readElem(W, I.Src[2], L, R, 64));
+        double S = asD(readElem(W, *COp, L, R, 64));
         for (unsigned Kk = 0; Kk < K; ++Kk)
-          S = std::fma(A[Row * K + Kk], B[Kk * N + J], S);
+          S = std::fma(ARow[Kk], BCol[Kk * N], S);
         uint64_t X = asU64(S);
         Out[2 * R * 64 + L] = uint32_t(X);
         Out[(2 * R + 1) * 64 + L] = uint32_t(X >> 32);
         continue;
       }
-      uint32_t C = uint32_t(readElem(W, I.Src[2], L, R, 32));
+      uint32_t C = uint32_t(readElem(W, *COp, L, R, 32));
       if (D.IntOut) {
         uint32_t Acc = C;
         for (unsigned Kk = 0; Kk < K; ++Kk)
-          Acc += uint32_t(int32_t(A[Row * K + Kk]) * int32_t(B[Kk * N + J]));
+          Acc += uint32_t(int32_t(ARow[Kk]) * int32_t(BCol[Kk * N]));
         Out[R * 64 + L] = Acc;
       } else {
         double S = 0;
         for (unsigned Kk = 0; Kk < K; ++Kk)
-          S += A[Row * K + Kk] * B[Kk * N + J];
+          S += ARow[Kk] * BCol[Kk * N];
         Out[R * 64 + L] = asU(float(S + double(asF(C))));
       }
     }
-  }
   const Opnd &Dst = I.Dst[0];
   for (unsigned R = 0; R < OutRegs * (F64 ? 2 : 1); ++R) {
     uint32_t *P = Dst.Kind == OK::A ? W.areg(Dst.Reg + R) : W.vreg(Dst.Reg + R);
@@ -198,46 +342,92 @@ void hMfma(Wave &W, const Inst &I) {
   }
 }
 
-void hMfmaUnsupported(Wave &W, const Inst &I) {
-  W.fail(ErrorKind::Unsupported, I,
-         "this MFMA variant (multi-block, f64 or sparse) is not modelled");
-}
-
 } // namespace
 
 void registerMfma(OpTable &T) {
   struct N {
     const char *Name;
-    unsigned Idx;
+    uint32_t Idx;
   };
   static const N Names[] = {
-      {"v_mfma_f32_32x32x8_f16", 0},     {"v_mfma_f32_32x32x8f16", 0},
-      {"v_mfma_f32_16x16x16_f16", 1},    {"v_mfma_f32_16x16x16f16", 1},
-      {"v_mfma_f32_16x16x16_bf16", 2},   {"v_mfma_f32_16x16x16bf16_1k", 2},
-      {"v_mfma_f32_32x32x8_bf16", 3},    {"v_mfma_f32_32x32x8bf16_1k", 3},
-      {"v_mfma_f32_32x32x2_f32", 4},     {"v_mfma_f32_32x32x2f32", 4},
-      {"v_mfma_f32_16x16x4_f32", 5},     {"v_mfma_f32_16x16x4f32", 5},
-      {"v_mfma_i32_16x16x32_i8", 6},     {"v_mfma_i32_32x32x16_i8", 7},
-      {"v_mfma_i32_16x16x16i8", 8},      {"v_mfma_i32_32x32x8i8", 9},
-      {"v_mfma_f32_16x16x32_fp8_fp8", 10}, {"v_mfma_f32_16x16x32_fp8_bf8", 11},
-      {"v_mfma_f32_16x16x32_bf8_fp8", 12}, {"v_mfma_f32_16x16x32_bf8_bf8", 13},
-      {"v_mfma_f32_32x32x16_fp8_fp8", 14}, {"v_mfma_f32_32x32x16_fp8_bf8", 15},
-      {"v_mfma_f32_32x32x16_bf8_fp8", 16}, {"v_mfma_f32_32x32x16_bf8_bf8", 17},
-      {"v_mfma_f32_16x16x8_xf32", 18},   {"v_mfma_f32_32x32x4_xf32", 19},
-      {"v_mfma_f64_16x16x4_f64", 20},    {"v_mfma_f64_16x16x4f64", 20},
+      {"v_mfma_f32_32x32x8_f16", 0},
+      {"v_mfma_f32_32x32x8f16", 0 | AuxGfx90aBlgp},
+      {"v_mfma_f32_16x16x16_f16", 1},
+      {"v_mfma_f32_16x16x16f16", 1 | AuxGfx90aBlgp},
+      {"v_mfma_f32_16x16x16_bf16", 2},
+      {"v_mfma_f32_16x16x16bf16_1k", 2 | AuxGfx90aBlgp},
+      {"v_mfma_f32_32x32x8_bf16", 3},
+      {"v_mfma_f32_32x32x8bf16_1k", 3 | AuxGfx90aBlgp},
+      {"v_mfma_f32_32x32x2_f32", 4},
+      {"v_mfma_f32_32x32x2f32", 4},
+      {"v_mfma_f32_16x16x4_f32", 5},
+      {"v_mfma_f32_16x16x4f32", 5},
+      {"v_mfma_i32_16x16x32_i8", 6},
+      {"v_mfma_i32_32x32x16_i8", 7},
+      {"v_mfma_i32_16x16x16i8", 8},
+      {"v_mfma_i32_32x32x8i8", 9},
+      {"v_mfma_f32_16x16x32_fp8_fp8", 10},
+      {"v_mfma_f32_16x16x32_fp8_bf8", 11},
+      {"v_mfma_f32_16x16x32_bf8_fp8", 12},
+      {"v_mfma_f32_16x16x32_bf8_bf8", 13},
+      {"v_mfma_f32_32x32x16_fp8_fp8", 14},
+      {"v_mfma_f32_32x32x16_fp8_bf8", 15},
+      {"v_mfma_f32_32x32x16_bf8_fp8", 16},
+      {"v_mfma_f32_32x32x16_bf8_bf8", 17},
+      {"v_mfma_f32_16x16x8_xf32", 18},
+      {"v_mfma_f32_32x32x4_xf32", 19},
+      {"v_mfma_f64_16x16x4_f64", 20},
+      {"v_mfma_f64_16x16x4f64", 20},
+      {"v_mfma_f32_32x32x1_2b_f32", 21},
+      {"v_mfma_f32_32x32x1f32", 21},
+      {"v_mfma_f32_16x16x1_4b_f32", 22},
+      {"v_mfma_f32_16x16x1f32", 22},
+      {"v_mfma_f32_4x4x1_16b_f32", 23},
+      {"v_mfma_f32_4x4x1f32", 23},
+      {"v_mfma_f32_32x32x4_2b_f16", 24},
+      {"v_mfma_f32_32x32x4f16", 24},
+      {"v_mfma_f32_16x16x4_4b_f16", 25},
+      {"v_mfma_f32_16x16x4f16", 25},
+      {"v_mfma_f32_4x4x4_16b_f16", 26},
+      {"v_mfma_f32_4x4x4f16", 26},
+      {"v_mfma_i32_32x32x4_2b_i8", 27},
+      {"v_mfma_i32_32x32x4i8", 27},
+      {"v_mfma_i32_16x16x4_4b_i8", 28},
+      {"v_mfma_i32_16x16x4i8", 28},
+      {"v_mfma_i32_4x4x4_16b_i8", 29},
+      {"v_mfma_i32_4x4x4i8", 29},
+      {"v_mfma_f32_32x32x4_2b_bf16", 30},
+      {"v_mfma_f32_32x32x4bf16_1k", 30},
+      {"v_mfma_f32_16x16x4_4b_bf16", 31},
+      {"v_mfma_f32_16x16x4bf16_1k", 31},
+      {"v_mfma_f32_4x4x4_16b_bf16", 32},
+      {"v_mfma_f32_4x4x4bf16_1k", 32},
+      {"v_mfma_f64_4x4x4_4b_f64", 33},
+      {"v_mfma_f64_4x4x4f64", 33},
+      {"v_mfma_f32_32x32x2bf16", 34},
+      {"v_mfma_f32_16x16x2bf16", 35},
+      {"v_mfma_f32_4x4x2bf16", 36},
+      {"v_mfma_f32_32x32x4bf16", 37},
+      {"v_mfma_f32_16x16x8bf16", 38},
+      {"v_smfmac_f32_16x16x32_f16", 39},
+      {"v_smfmac_f32_32x32x16_f16", 40},
+      {"v_smfmac_f32_16x16x32_bf16", 41},
+      {"v_smfmac_f32_32x32x16_bf16", 42},
+      {"v_smfmac_i32_16x16x64_i8", 43},
+      {"v_smfmac_i32_32x32x32_i8", 44},
+      {"v_smfmac_f32_16x16x64_bf8_bf8", 45},
+      {"v_smfmac_f32_16x16x64_bf8_fp8", 46},
+      {"v_smfmac_f32_16x16x64_fp8_bf8", 47},
+      {"v_smfmac_f32_16x16x64_fp8_fp8", 48},
+      {"v_smfmac_f32_32x32x32_bf8_bf8", 49},
+      {"v_smfmac_f32_32x32x32_bf8_fp8", 50},
+      {"v_smfmac_f32_32x32x32_fp8_bf8", 51},
+      {"v_smfmac_f32_32x32x32_fp8_fp8", 52},
   };
   for (const N &E : Names)
     T.add(E.Name, hMfma,
-          Descs[E.Idx].IntOut ? Fidelity::Exact : Fidelity::Approximate, E.Idx);
-  for (const char *U :
-       {"v_mfma_f64_4x4x4_4b_f64",
-        "v_mfma_f64_4x4x4f64", "v_mfma_f32_32x32x4_2b_f16", "v_mfma_f32_32x32x4f16",
-        "v_mfma_f32_16x16x4_4b_f16", "v_mfma_f32_16x16x4f16",
-        "v_mfma_f32_4x4x4_16b_f16", "v_mfma_f32_4x4x4f16",
-        "v_mfma_f32_32x32x1_2b_f32", "v_mfma_f32_32x32x1f32",
-        "v_mfma_f32_16x16x1_4b_f32", "v_mfma_f32_16x16x1f32",
-        "v_mfma_f32_4x4x1_16b_f32", "v_mfma_f32_4x4x1f32"})
-    T.add(U, hMfmaUnsupported, Fidelity::Unsupported);
+          Descs[E.Idx & 0xff].IntOut ? Fidelity::Exact : Fidelity::Approximate,
+          E.Idx);
 }
 
 } // namespace emu

@@ -1170,6 +1170,127 @@ VOP(v_cvt_pk_f32_fp8, 1, 32, 0, 0, 64, 0, 0, -1, false, false,
 VOP(v_cvt_pk_f32_bf8, 1, 32, 0, 0, 64, 0, 0, -1, false, false,
     return uint64_t(U(bf8e5(uint8_t(a)))) | uint64_t(U(bf8e5(uint8_t(a >> 8)))) << 32;)
 
+// --- f32 -> fp8/bf8 (gfx942 FNUZ: e4m3 bias 8, e5m2 bias 16, no infinities,
+// 0x80 the only NaN, no negative zero) ---
+// Status of one conversion: exact result, or a case whose hardware result is
+// not documented (infinity, a rounded magnitude above the largest finite
+// value): the instruction is refused rather than guessed.
+struct F8Result {
+  uint8_t Code = 0;
+  const char *Err = nullptr;
+};
+// Converts the f32 bits X. MantBits/Bias/MaxExp describe the format. SR:
+// stochastic rounding, adding the dropped-bit count of low bits of Rand to
+// the discarded fraction before truncating (AMD's reference conversion,
+// cast_to_f8 in hipBLASLt/CK); otherwise round to nearest even.
+F8Result f32ToF8(uint32_t X, unsigned MantBits, int Bias, bool SR,
+                 uint32_t Rand) {
+  F8Result R;
+  uint32_t S = X >> 31, Ex = (X >> 23) & 0xff, Mx = X & 0x7fffff;
+  if (Ex == 0xff) {
+    if (Mx) {
+      R.Code = 0x80; // NaN
+      return R;
+    }
+    R.Err = "f32 infinity to fp8/bf8 (saturation behaviour not modelled)";
+    return R;
+  }
+  // Value = Sig * 2^E2.
+  uint64_t Sig = Ex ? (Mx | 0x800000u) : Mx;
+  int E2 = Ex ? int(Ex) - 150 : -149;
+  if (!Sig) {
+    R.Code = 0; // +-0 -> 0 (FNUZ has no negative zero)
+    return R;
+  }
+  int U = E2 + (63 - __builtin_clzll(Sig));      // floor(log2(value))
+  int Q = std::max(U, 1 - Bias) - int(MantBits); // quantum exponent
+  int Shift = Q - E2;
+  uint64_t N;
+  if (Shift <= 0) {
+    N = Sig << -Shift;
+  } else {
+    uint64_t Rem = Shift >= 64 ? Sig : Sig & ((uint64_t(1) << Shift) - 1);
+    N = Shift >= 64 ? 0 : Sig >> Shift;
+    if (SR) {
+      uint64_t RB = Shift >= 32 ? Rand : Rand & ((uint64_t(1) << Shift) - 1);
+      if (Shift < 64 && Rem + RB >= (uint64_t(1) << Shift))
+        ++N;
+    } else if (Shift < 64) {
+      uint64_t Half = uint64_t(1) << (Shift - 1);
+      if (Rem > Half || (Rem == Half && (N & 1)))
+        ++N;
+    }
+  }
+  if (!N) {
+    R.Code = 0;
+    return R;
+  }
+  unsigned One = 1u << MantBits;
+  if (N >= 2 * One) { // rounded up into the next binade
+    N >>= 1;
+    ++Q;
+  }
+  unsigned E = N >= One ? unsigned(Q + int(MantBits) + Bias) : 0;
+  unsigned MaxE = MantBits == 3 ? 15 : 31;
+  if (E > MaxE) {
+    R.Err = "f32 to fp8/bf8 overflow (saturation behaviour not modelled)";
+    return R;
+  }
+  unsigned M = N >= One ? unsigned(N - One) : unsigned(N);
+  R.Code = uint8_t(S << 7 | E << MantBits | M);
+  return R;
+}
+
+// v_cvt_pk_{fp8,bf8}_f32 D, S0, S1: D.word[op_sel dst] = {f8(S1), f8(S0)},
+// the other word kept. v_cvt_sr_{fp8,bf8}_f32 D, S0, S1: D.byte[op_sel[3:2]]
+// = f8(S0) rounded stochastically with the random bits S1, the other bytes
+// kept.
+template <bool Bf8, bool SR> void hCvtToF8(Wave &W, const Inst &I) {
+  if (I.Clamp)
+    return W.fail(ErrorKind::Unsupported, I,
+                  "clamp on f32 -> fp8/bf8 (saturation not modelled)");
+  if (I.Omod)
+    return W.fail(ErrorKind::Unsupported, I, "omod on f32 -> fp8/bf8");
+  if (I.E != Enc::VOP3 || I.Dst[0].Kind != OK::V || I.NSrc < 2)
+    return W.fail(ErrorKind::Invalid, I, "unexpected f32 -> fp8/bf8 form");
+  if ((I.OpSel & 3) || (!SR && (I.OpSel & 4)))
+    return W.fail(ErrorKind::Unsupported, I, "op_sel on an f32 source");
+  if ((W.Mode & 0xf) || ((W.Mode >> 4) & 3) != 3)
+    return W.fail(ErrorKind::Unsupported, I,
+                  "non-default rounding or f32 denormal mode in MODE");
+  uint64_t A[64], B[64];
+  Fetcher Fe{W, I};
+  Fe.fetch(0, 32, true, A);
+  // The random bits of SR are an integer: no float modifiers.
+  if (SR && ((I.Neg | I.Abs) & 2))
+    return W.fail(ErrorKind::Unsupported, I, "neg/abs on the random bits");
+  Fe.fetch(1, 32, !SR, B);
+  unsigned MB = Bf8 ? 2 : 3;
+  int Bias = Bf8 ? 16 : 8;
+  uint32_t *P = W.vreg(I.Dst[0].Reg);
+  uint64_t Mask = W.exec();
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!((Mask >> L) & 1))
+      continue;
+    F8Result X = f32ToF8(uint32_t(A[L]), MB, Bias, SR, uint32_t(B[L]));
+    if (X.Err)
+      return W.fail(ErrorKind::Unsupported, I,
+                    std::string(X.Err) + " (lane " + std::to_string(L) + ")");
+    if (SR) {
+      unsigned Sh = 8 * ((I.OpSel >> 2) & 3);
+      P[L] = (P[L] & ~(0xffu << Sh)) | uint32_t(X.Code) << Sh;
+      continue;
+    }
+    F8Result Y = f32ToF8(uint32_t(B[L]), MB, Bias, false, 0);
+    if (Y.Err)
+      return W.fail(ErrorKind::Unsupported, I,
+                    std::string(Y.Err) + " (lane " + std::to_string(L) + ")");
+    uint32_t Word = X.Code | uint32_t(Y.Code) << 8;
+    P[L] = (I.OpSel & 8) ? (P[L] & 0xffff) | Word << 16
+                         : (P[L] & 0xffff0000u) | Word;
+  }
+}
+
 // --- VOP3P packed and mixed ---
 // Packed: lo result from halves selected by op_sel, hi from op_sel_hi; neg
 // applies to lo, neg_hi to hi.
@@ -1569,6 +1690,11 @@ void registerValu(OpTable &T) {
   R(v_dot2_u32_u16); R(v_dot8_i32_i4); R(v_dot8_u32_u4);
   RA(v_dot2c_f32_f16); RA(v_dot2_f32_f16);
   R(v_cvt_f32_fp8); R(v_cvt_f32_bf8); R(v_cvt_pk_f32_fp8); R(v_cvt_pk_f32_bf8);
+  T.add("v_cvt_pk_fp8_f32", hCvtToF8<false, false>);
+  T.add("v_cvt_pk_bf8_f32", hCvtToF8<true, false>);
+  // Which random bits the hardware adds is not documented bit for bit.
+  T.add("v_cvt_sr_fp8_f32", hCvtToF8<false, true>, Fidelity::Approximate);
+  T.add("v_cvt_sr_bf8_f32", hCvtToF8<true, true>, Fidelity::Approximate);
 #undef R
 #undef RA
   T.add("v_pk_fma_f16", h_v_pk_fma_f16);

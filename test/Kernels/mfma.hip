@@ -31,6 +31,15 @@ static __device__ __forceinline__ void store16x16(T *C, const V &acc,
   for (int r = 0; r < 4; ++r)
     C[(4 * (l / 16) + r) * 16 + l % 16] = acc[r];
 }
+// f64 16x16: one row per register pair (AMD Matrix Instruction Calculator,
+// v_mfma_f64_16x16x4_f64: D[i][j] in pair i / 4, lane 16 * (i % 4) + j).
+template <typename T, typename V>
+static __device__ __forceinline__ void store16x16f64(T *C, const V &acc,
+                                                     unsigned l) {
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+    C[(4 * r + l / 16) * 16 + l % 16] = acc[r];
+}
 
 // 32x32 += 32xK * Kx32, f16 inputs, k = 8 per instruction.
 extern "C" __global__ void __launch_bounds__(64)
@@ -148,7 +157,7 @@ extern "C" __global__ void __launch_bounds__(64)
     double b = B[(kk + l / 16) * 16 + l % 16];
     acc = __builtin_amdgcn_mfma_f64_16x16x4f64(a, b, acc, 0, 0, 0);
   }
-  store16x16(C, acc, l);
+  store16x16f64(C, acc, l);
 }
 
 // int8 -> int32, 16x16: k = 32 on gfx942 (8 bytes per lane in a long),

@@ -1,0 +1,487 @@
+//===- MfmaTest.cpp - MFMA/SMFMAC layouts against a host matrix product ---===//
+//
+// Independent reference for the matrix instructions: operands are filled
+// with random values, every matrix element is located *forwards* (element ->
+// register, lane) with the gfx9 formulas of AMD's Matrix Instruction
+// Calculator (CDNA2/CDNA3 operand layout tables), the expected D is a plain
+// host matrix product per block, and each D element is read back from its
+// documented location. The emulator walks the layout the other way
+// (register -> element), so a layout slip in either shows up here. Values
+// are small integers so float products and sums are exact and the
+// comparison is bit for bit even though float MFMA is declared approximate.
+//
+//===----------------------------------------------------------------------===//
+
+#include "asmevo/Emu/Emulator.h"
+#include "asmevo/MC/TargetInfo.h"
+
+#include "llvm/MC/MCInst.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace asmevo;
+using namespace asmevo::emu;
+
+namespace {
+
+enum class T { F32, F16, BF16, I8, FP8, BF8, F64 };
+
+unsigned bitsOf(T X) {
+  switch (X) {
+  case T::F64:
+    return 64;
+  case T::F32:
+    return 32;
+  case T::F16:
+  case T::BF16:
+    return 16;
+  default:
+    return 8;
+  }
+}
+
+// Encodes the small integer V exactly in type X (IEEE binary16/32/64,
+// bfloat16 = top half of binary32, FNUZ fp8 e4m3 bias 8 and bf8 e5m2 bias
+// 16 as defined for gfx942 in the CDNA3 ISA).
+uint64_t encode(T X, int V) {
+  auto floatBits = [](float F) {
+    uint32_t U;
+    std::memcpy(&U, &F, 4);
+    return U;
+  };
+  auto minifloat = [](int V, unsigned MantBits, int Bias, unsigned Width) {
+    if (V == 0)
+      return uint64_t(0);
+    unsigned A = std::abs(V), E = 31 - __builtin_clz(A);
+    uint64_t Mant = uint64_t(A - (1u << E)) << (MantBits - E);
+    return uint64_t(V < 0) << (Width - 1) | uint64_t(E + Bias) << MantBits |
+           Mant;
+  };
+  switch (X) {
+  case T::F32:
+    return floatBits(float(V));
+  case T::BF16:
+    return floatBits(float(V)) >> 16;
+  case T::F16:
+    return minifloat(V, 10, 15, 16);
+  case T::FP8:
+    return minifloat(V, 3, 8, 8);
+  case T::BF8:
+    return minifloat(V, 2, 16, 8);
+  case T::I8:
+    return uint8_t(int8_t(V));
+  case T::F64: {
+    double D = V;
+    uint64_t U;
+    std::memcpy(&U, &D, 8);
+    return U;
+  }
+  }
+  return 0;
+}
+
+int range(T X) { return X == T::BF8 ? 4 : X == T::I8 ? 100 : 8; }
+
+struct Case {
+  const char *CPU, *Op;
+  unsigned M, N, K, B;
+  T A, Bt;
+  bool IntOut, F64Out, Sparse;
+  unsigned Cbsz = 0, Abid = 0, Blgp = 0;
+};
+
+// Register file positions used by the snippet.
+constexpr unsigned RA = 0, RB = 8, RIdx = 16, RC = 32, RD = 72;
+
+struct Regs {
+  std::vector<std::array<uint32_t, 64>> V =
+      std::vector<std::array<uint32_t, 64>>(128);
+  void put(unsigned Base, unsigned Lane, unsigned Slot, unsigned Bits,
+           uint64_t X) {
+    if (Bits == 64) {
+      V[Base + 2 * Slot][Lane] = uint32_t(X);
+      V[Base + 2 * Slot + 1][Lane] = uint32_t(X >> 32);
+      return;
+    }
+    unsigned Off = Slot * Bits, R = Base + Off / 32, Sh = Off % 32;
+    uint32_t Mask = Bits == 32 ? ~0u : ((1u << Bits) - 1) << Sh;
+    V[R][Lane] = (V[R][Lane] & ~Mask) | (uint32_t(X << Sh) & Mask);
+  }
+  uint64_t get(unsigned Base, unsigned Lane, unsigned Slot, unsigned Bits) {
+    if (Bits == 64)
+      return V[Base + 2 * Slot][Lane] | uint64_t(V[Base + 2 * Slot + 1][Lane])
+                                            << 32;
+    unsigned Off = Slot * Bits, R = Base + Off / 32, Sh = Off % 32;
+    return Bits == 32 ? V[R][Lane] : (V[R][Lane] >> Sh) & ((1u << Bits) - 1);
+  }
+};
+
+// Calculator: input matrix lane (gfx9 __get_input_reg_lanes).
+unsigned inLane(unsigned M, unsigned Kpl, unsigned B, unsigned I, unsigned K,
+                unsigned Blk) {
+  return Blk * M + (K / Kpl) * M * B + I;
+}
+unsigned blgp(unsigned Lane, unsigned P) {
+  switch (P) {
+  case 1:
+    return Lane % 32;
+  case 2:
+    return Lane < 32 ? Lane + 32 : Lane;
+  case 3:
+    return (Lane + 16) % 64;
+  case 4:
+    return Lane % 16;
+  case 5:
+    return Lane < 16    ? Lane + 16
+           : Lane >= 48 ? Lane - 32
+           : Lane >= 32 ? Lane - 16
+                        : Lane;
+  case 6:
+    return Lane >= 48  ? Lane - 16
+           : Lane < 16 ? Lane + 32
+           : Lane < 32 ? Lane + 16
+                       : Lane;
+  case 7:
+    return Lane + (3 - Lane / 16) * 16;
+  }
+  return Lane;
+}
+// Calculator: output location (gfx9 __get_output_reg_lanes); returns the
+// register (pair for f64) and the lane.
+std::pair<unsigned, unsigned> outLoc(unsigned M, unsigned N, unsigned I,
+                                     unsigned J, unsigned Blk, bool F64) {
+  unsigned Mpr = 64 / N, H = F64 ? 1 : 4;
+  unsigned Bpr = (64 + M * N / H - 1) / (M * N / H);
+  unsigned Reg = Blk * (M * N / 64) + (I / (H * Mpr)) * H + I % H;
+  unsigned Lane = (Blk % Bpr) * N + ((I / H) % Mpr) * Bpr * N + J;
+  return {Reg, Lane};
+}
+
+void runCase(const Case &C, unsigned Seed) {
+  SCOPED_TRACE(std::string(C.CPU) + " " + C.Op + " seed " +
+               std::to_string(Seed));
+  std::mt19937 Rng(Seed);
+  auto rnd = [&](T X) {
+    int R = range(X);
+    return int(Rng() % (2 * R + 1)) - R;
+  };
+  unsigned KA = C.Sparse ? C.K / 2 : C.K;
+  unsigned KplA = KA * C.M * C.B / 64, KplB = C.K * C.N * C.B / 64;
+  unsigned BA = bitsOf(C.A), BBits = bitsOf(C.Bt);
+  bool F64 = C.F64Out;
+  unsigned OutBits = F64 ? 64 : 32;
+  Regs R;
+  // Fill A, B with values and keep them by (block, row, k) / (block, k, col).
+  std::vector<int> AV(C.B * C.M * KA), BV(C.B * C.K * C.N);
+  for (unsigned Blk = 0; Blk < C.B; ++Blk)
+    for (unsigned I = 0; I < C.M; ++I)
+      for (unsigned K = 0; K < KA; ++K) {
+        int X = rnd(C.A);
+        AV[(Blk * C.M + I) * KA + K] = X;
+        R.put(RA, inLane(C.M, KplA, C.B, I, K, Blk), K % KplA, BA,
+              encode(C.A, X));
+      }
+  for (unsigned Blk = 0; Blk < C.B; ++Blk)
+    for (unsigned K = 0; K < C.K; ++K)
+      for (unsigned J = 0; J < C.N; ++J) {
+        int X = rnd(C.Bt);
+        BV[(Blk * C.K + K) * C.N + J] = X;
+        R.put(RB, inLane(C.N, KplB, C.B, J, K, Blk), K % KplB, BBits,
+              encode(C.Bt, X));
+      }
+  // Sparse index sets: every 2-bit pair a strictly increasing pair.
+  if (C.Sparse)
+    for (unsigned L = 0; L < 64; ++L) {
+      uint32_t W = 0;
+      for (unsigned P = 0; P < 8; ++P) {
+        static const unsigned Pairs[6][2] = {{0, 1}, {0, 2}, {0, 3},
+                                             {1, 2}, {1, 3}, {2, 3}};
+        const unsigned *Q = Pairs[Rng() % 6];
+        W |= (Q[0] | Q[1] << 2) << (4 * P);
+      }
+      R.V[RIdx][L] = W;
+    }
+  // C (the destination for SMFMAC).
+  unsigned CBase = C.Sparse ? RD : RC;
+  std::vector<int64_t> CV(C.B * C.M * C.N);
+  for (unsigned Blk = 0; Blk < C.B; ++Blk)
+    for (unsigned I = 0; I < C.M; ++I)
+      for (unsigned J = 0; J < C.N; ++J) {
+        int X = int(Rng() % 201) - 100;
+        CV[(Blk * C.M + I) * C.N + J] = X;
+        auto [Reg, Lane] = outLoc(C.M, C.N, I, J, Blk, F64);
+        uint64_t Bits = C.IntOut ? uint32_t(X)
+                        : F64    ? encode(T::F64, X)
+                                 : encode(T::F32, X);
+        R.put(CBase, Lane, Reg, OutBits, Bits);
+      }
+  // Effective operands as the hardware sees them (calculator transforms).
+  auto effA = [&](unsigned Blk, unsigned I, unsigned K) -> int64_t {
+    if (!C.Sparse) {
+      unsigned P = 1u << C.Cbsz, Src = (Blk / P) * P + C.Abid;
+      return AV[(Src * C.M + I) * KA + K];
+    }
+    unsigned G = K / 4, Pos = K % 4;
+    unsigned Set = C.Cbsz ? 0 : C.Abid * 2 * KplA;
+    for (unsigned Cc = 2 * G; Cc < 2 * G + 2; ++Cc) {
+      unsigned Lane = inLane(C.M, KplA, 1, I, Cc, 0);
+      unsigned Idx = (R.V[RIdx][Lane] >> (Set + 2 * (Cc % KplA))) & 3;
+      if (Idx == Pos)
+        return AV[(Blk * C.M + I) * KA + Cc];
+    }
+    return 0;
+  };
+  auto effB = [&](unsigned Blk, unsigned K, unsigned J) -> int64_t {
+    unsigned Lane = inLane(C.N, KplB, C.B, J, K, Blk);
+    unsigned Src = blgp(Lane, C.Blgp);
+    // The value in register slot K % KplB of lane Src: find it in BV.
+    for (unsigned B2 = 0; B2 < C.B; ++B2)
+      for (unsigned K2 = K % KplB; K2 < C.K; K2 += KplB)
+        for (unsigned J2 = 0; J2 < C.N; ++J2)
+          if (inLane(C.N, KplB, C.B, J2, K2, B2) == Src)
+            return BV[(B2 * C.K + K2) * C.N + J2];
+    ADD_FAILURE() << "no B element at lane " << Src;
+    return 0;
+  };
+  // Assemble and run.
+  std::string Text = std::string(C.Op) + " ";
+  auto range_ = [](unsigned Base, unsigned N) {
+    return N == 1 ? "v" + std::to_string(Base)
+                  : "v[" + std::to_string(Base) + ":" +
+                        std::to_string(Base + N - 1) + "]";
+  };
+  unsigned NOut = C.M * C.N * C.B / 64 * (F64 ? 2 : 1);
+  unsigned NA = std::max(1u, KplA * BA / 32),
+           NB = std::max(1u, KplB * BBits / 32);
+  Text += range_(RD, NOut) + ", " + range_(RA, NA) + ", " + range_(RB, NB) +
+          ", " + (C.Sparse ? range_(RIdx, 1) : range_(RC, NOut));
+  if (C.Cbsz)
+    Text += " cbsz:" + std::to_string(C.Cbsz);
+  if (C.Abid)
+    Text += " abid:" + std::to_string(C.Abid);
+  if (C.Blgp)
+    Text += " blgp:" + std::to_string(C.Blgp);
+  auto TI = TargetInfo::get(C.CPU, "");
+  ASSERT_TRUE(bool(TI));
+  llvm::MCInst MI;
+  llvm::SmallVector<uint8_t, 16> Code;
+  ASSERT_FALSE(bool((*TI)->assemble(Text, MI, Code))) << Text;
+  llvm::SmallVector<uint8_t, 16> End;
+  ASSERT_FALSE(bool((*TI)->assemble("s_endpgm", MI, End)));
+  Code.append(End.begin(), End.end());
+  SnippetState S;
+  S.V = R.V;
+  RunOptions O;
+  O.Budget = 100;
+  SnippetResult Res = runSnippet(C.CPU, Code, S, nullptr, O);
+  ASSERT_TRUE(Res.Run.ok()) << Text << ": " << Res.Run.Message;
+  Regs Out;
+  Out.V = Res.State.V;
+  unsigned Bad = 0;
+  for (unsigned Blk = 0; Blk < C.B; ++Blk)
+    for (unsigned I = 0; I < C.M; ++I)
+      for (unsigned J = 0; J < C.N; ++J) {
+        int64_t Sum = CV[(Blk * C.M + I) * C.N + J];
+        for (unsigned K = 0; K < C.K; ++K)
+          Sum += effA(Blk, I, K) * effB(Blk, K, J);
+        auto [Reg, Lane] = outLoc(C.M, C.N, I, J, Blk, F64);
+        uint64_t Got = Out.get(RD, Lane, Reg, OutBits);
+        uint64_t Want = C.IntOut ? uint32_t(int32_t(Sum))
+                        : F64    ? encode(T::F64, int(Sum))
+                                 : encode(T::F32, int(Sum));
+        if (Got != Want && Bad++ < 5)
+          ADD_FAILURE() << Text << ": D[" << I << "][" << J << "] block " << Blk
+                        << " = " << std::hex << Got << ", want " << Want;
+      }
+}
+
+// Every MFMA/SMFMAC shape of CDNA2 (gfx90a) and CDNA3 (gfx942), with the
+// dimensions of AMD's calculator tables.
+const Case Cases[] = {
+    // gfx942 single block.
+    {"gfx942", "v_mfma_f32_32x32x8_f16", 32, 32, 8, 1, T::F16, T::F16, false,
+     false, false},
+    {"gfx942", "v_mfma_f32_16x16x16_f16", 16, 16, 16, 1, T::F16, T::F16, false,
+     false, false},
+    {"gfx942", "v_mfma_f32_32x32x8_bf16", 32, 32, 8, 1, T::BF16, T::BF16, false,
+     false, false},
+    {"gfx942", "v_mfma_f32_16x16x16_bf16", 16, 16, 16, 1, T::BF16, T::BF16,
+     false, false, false},
+    {"gfx942", "v_mfma_f32_32x32x2_f32", 32, 32, 2, 1, T::F32, T::F32, false,
+     false, false},
+    {"gfx942", "v_mfma_f32_16x16x4_f32", 16, 16, 4, 1, T::F32, T::F32, false,
+     false, false},
+    {"gfx942", "v_mfma_i32_32x32x16_i8", 32, 32, 16, 1, T::I8, T::I8, true,
+     false, false},
+    {"gfx942", "v_mfma_i32_16x16x32_i8", 16, 16, 32, 1, T::I8, T::I8, true,
+     false, false},
+    {"gfx942", "v_mfma_f32_16x16x32_fp8_bf8", 16, 16, 32, 1, T::FP8, T::BF8,
+     false, false, false},
+    {"gfx942", "v_mfma_f32_32x32x16_bf8_fp8", 32, 32, 16, 1, T::BF8, T::FP8,
+     false, false, false},
+    {"gfx942", "v_mfma_f64_16x16x4_f64", 16, 16, 4, 1, T::F64, T::F64, false,
+     true, false},
+    // gfx942 multi-block.
+    {"gfx942", "v_mfma_f32_32x32x1_2b_f32", 32, 32, 1, 2, T::F32, T::F32, false,
+     false, false},
+    {"gfx942", "v_mfma_f32_16x16x1_4b_f32", 16, 16, 1, 4, T::F32, T::F32, false,
+     false, false},
+    {"gfx942", "v_mfma_f32_4x4x1_16b_f32", 4, 4, 1, 16, T::F32, T::F32, false,
+     false, false},
+    {"gfx942", "v_mfma_f32_32x32x4_2b_f16", 32, 32, 4, 2, T::F16, T::F16, false,
+     false, false},
+    {"gfx942", "v_mfma_f32_16x16x4_4b_f16", 16, 16, 4, 4, T::F16, T::F16, false,
+     false, false},
+    {"gfx942", "v_mfma_f32_4x4x4_16b_f16", 4, 4, 4, 16, T::F16, T::F16, false,
+     false, false},
+    {"gfx942", "v_mfma_i32_32x32x4_2b_i8", 32, 32, 4, 2, T::I8, T::I8, true,
+     false, false},
+    {"gfx942", "v_mfma_i32_16x16x4_4b_i8", 16, 16, 4, 4, T::I8, T::I8, true,
+     false, false},
+    {"gfx942", "v_mfma_i32_4x4x4_16b_i8", 4, 4, 4, 16, T::I8, T::I8, true,
+     false, false},
+    {"gfx942", "v_mfma_f32_32x32x4_2b_bf16", 32, 32, 4, 2, T::BF16, T::BF16,
+     false, false, false},
+    {"gfx942", "v_mfma_f32_16x16x4_4b_bf16", 16, 16, 4, 4, T::BF16, T::BF16,
+     false, false, false},
+    {"gfx942", "v_mfma_f32_4x4x4_16b_bf16", 4, 4, 4, 16, T::BF16, T::BF16,
+     false, false, false},
+    {"gfx942", "v_mfma_f64_4x4x4_4b_f64", 4, 4, 4, 4, T::F64, T::F64, false,
+     true, false},
+    // Broadcast controls.
+    {"gfx942", "v_mfma_f32_16x16x1_4b_f32", 16, 16, 1, 4, T::F32, T::F32, false,
+     false, false, 1, 1, 0},
+    {"gfx942", "v_mfma_f32_4x4x4_16b_f16", 4, 4, 4, 16, T::F16, T::F16, false,
+     false, false, 2, 3, 0},
+    {"gfx942", "v_mfma_f32_32x32x1_2b_f32", 32, 32, 1, 2, T::F32, T::F32, false,
+     false, false, 0, 0, 3},
+    {"gfx942", "v_mfma_f32_16x16x4_f32", 16, 16, 4, 1, T::F32, T::F32, false,
+     false, false, 0, 0, 6},
+    {"gfx942", "v_mfma_i32_4x4x4_16b_i8", 4, 4, 4, 16, T::I8, T::I8, true,
+     false, false, 4, 5, 5},
+    // gfx942 SMFMAC.
+    {"gfx942", "v_smfmac_f32_16x16x32_f16", 16, 16, 32, 1, T::F16, T::F16,
+     false, false, true},
+    {"gfx942", "v_smfmac_f32_32x32x16_f16", 32, 32, 16, 1, T::F16, T::F16,
+     false, false, true},
+    {"gfx942", "v_smfmac_f32_16x16x32_bf16", 16, 16, 32, 1, T::BF16, T::BF16,
+     false, false, true},
+    {"gfx942", "v_smfmac_f32_32x32x16_bf16", 32, 32, 16, 1, T::BF16, T::BF16,
+     false, false, true},
+    {"gfx942", "v_smfmac_i32_16x16x64_i8", 16, 16, 64, 1, T::I8, T::I8, true,
+     false, true},
+    {"gfx942", "v_smfmac_i32_32x32x32_i8", 32, 32, 32, 1, T::I8, T::I8, true,
+     false, true},
+    {"gfx942", "v_smfmac_f32_16x16x64_fp8_bf8", 16, 16, 64, 1, T::FP8, T::BF8,
+     false, false, true},
+    {"gfx942", "v_smfmac_f32_32x32x32_bf8_fp8", 32, 32, 32, 1, T::BF8, T::FP8,
+     false, false, true},
+    {"gfx942", "v_smfmac_f32_16x16x32_f16", 16, 16, 32, 1, T::F16, T::F16,
+     false, false, true, 0, 3, 0},
+    {"gfx942", "v_smfmac_i32_16x16x64_i8", 16, 16, 64, 1, T::I8, T::I8, true,
+     false, true, 0, 1, 0},
+    {"gfx942", "v_smfmac_f32_32x32x16_bf16", 32, 32, 16, 1, T::BF16, T::BF16,
+     false, false, true, 1, 2, 0},
+    // gfx90a.
+    {"gfx90a", "v_mfma_f32_32x32x8f16", 32, 32, 8, 1, T::F16, T::F16, false,
+     false, false, 0, 0, 2},
+    {"gfx90a", "v_mfma_i32_16x16x16i8", 16, 16, 16, 1, T::I8, T::I8, true,
+     false, false},
+    {"gfx90a", "v_mfma_i32_32x32x8i8", 32, 32, 8, 1, T::I8, T::I8, true, false,
+     false},
+    {"gfx90a", "v_mfma_f32_32x32x1f32", 32, 32, 1, 2, T::F32, T::F32, false,
+     false, false},
+    {"gfx90a", "v_mfma_f32_16x16x1f32", 16, 16, 1, 4, T::F32, T::F32, false,
+     false, false},
+    {"gfx90a", "v_mfma_f32_4x4x1f32", 4, 4, 1, 16, T::F32, T::F32, false, false,
+     false},
+    {"gfx90a", "v_mfma_f32_32x32x4f16", 32, 32, 4, 2, T::F16, T::F16, false,
+     false, false},
+    {"gfx90a", "v_mfma_f32_16x16x4f16", 16, 16, 4, 4, T::F16, T::F16, false,
+     false, false},
+    {"gfx90a", "v_mfma_f32_4x4x4f16", 4, 4, 4, 16, T::F16, T::F16, false, false,
+     false},
+    {"gfx90a", "v_mfma_i32_32x32x4i8", 32, 32, 4, 2, T::I8, T::I8, true, false,
+     false},
+    {"gfx90a", "v_mfma_i32_16x16x4i8", 16, 16, 4, 4, T::I8, T::I8, true, false,
+     false},
+    {"gfx90a", "v_mfma_i32_4x4x4i8", 4, 4, 4, 16, T::I8, T::I8, true, false,
+     false},
+    {"gfx90a", "v_mfma_f32_32x32x4bf16_1k", 32, 32, 4, 2, T::BF16, T::BF16,
+     false, false, false},
+    {"gfx90a", "v_mfma_f32_16x16x4bf16_1k", 16, 16, 4, 4, T::BF16, T::BF16,
+     false, false, false},
+    {"gfx90a", "v_mfma_f32_4x4x4bf16_1k", 4, 4, 4, 16, T::BF16, T::BF16, false,
+     false, false},
+    {"gfx90a", "v_mfma_f32_32x32x8bf16_1k", 32, 32, 8, 1, T::BF16, T::BF16,
+     false, false, false},
+    {"gfx90a", "v_mfma_f32_16x16x16bf16_1k", 16, 16, 16, 1, T::BF16, T::BF16,
+     false, false, false},
+    {"gfx90a", "v_mfma_f32_32x32x2bf16", 32, 32, 2, 2, T::BF16, T::BF16, false,
+     false, false},
+    {"gfx90a", "v_mfma_f32_16x16x2bf16", 16, 16, 2, 4, T::BF16, T::BF16, false,
+     false, false},
+    {"gfx90a", "v_mfma_f32_4x4x2bf16", 4, 4, 2, 16, T::BF16, T::BF16, false,
+     false, false},
+    {"gfx90a", "v_mfma_f32_32x32x4bf16", 32, 32, 4, 1, T::BF16, T::BF16, false,
+     false, false},
+    {"gfx90a", "v_mfma_f32_16x16x8bf16", 16, 16, 8, 1, T::BF16, T::BF16, false,
+     false, false},
+    {"gfx90a", "v_mfma_f64_16x16x4f64", 16, 16, 4, 1, T::F64, T::F64, false,
+     true, false},
+    {"gfx90a", "v_mfma_f64_4x4x4f64", 4, 4, 4, 4, T::F64, T::F64, false, true,
+     false},
+    {"gfx90a", "v_mfma_f32_4x4x1f32", 4, 4, 1, 16, T::F32, T::F32, false, false,
+     false, 3, 5, 7},
+};
+
+TEST(EmuMfma, LayoutsMatchHostProduct) {
+  for (const Case &C : Cases)
+    for (unsigned Seed = 1; Seed <= 2; ++Seed)
+      runCase(C, Seed);
+}
+
+SnippetResult runOne(const char *CPU, const std::string &Text,
+                     const SnippetState &S) {
+  auto TI = TargetInfo::get(CPU, "");
+  EXPECT_TRUE(bool(TI));
+  llvm::MCInst MI;
+  llvm::SmallVector<uint8_t, 16> Code, End;
+  EXPECT_FALSE(bool((*TI)->assemble(Text, MI, Code))) << Text;
+  EXPECT_FALSE(bool((*TI)->assemble("s_endpgm", MI, End)));
+  Code.append(End.begin(), End.end());
+  SnippetState S2 = S;
+  S2.V.resize(128);
+  return runSnippet(CPU, Code, S2);
+}
+
+TEST(EmuMfma, Refusals) {
+  SnippetState S;
+  // SMFMAC index pairs must be strictly increasing (hipSPARSELt's contract).
+  S.V.resize(128);
+  for (unsigned L = 0; L < 64; ++L)
+    S.V[16][L] = 0xe4e4e4e4; // pairs (0,1),(2,3): valid
+  S.V[16][7] = 0xe4e4e4e5;   // lane 7: pair (1,1)
+  auto R = runOne(
+      "gfx942", "v_smfmac_f32_16x16x32_f16 v[72:75], v[0:1], v[8:11], v16", S);
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
+  EXPECT_NE(R.Run.Message.find("lane 7"), std::string::npos) << R.Run.Message;
+  // gfx942 f64 MFMA: the BLGP field negates operands (not modelled).
+  R = runOne("gfx942",
+             "v_mfma_f64_16x16x4_f64 v[72:79], v[0:1], v[8:9], v[32:39] "
+             "neg:[1,0,0]",
+             SnippetState());
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
+  // Partial EXEC.
+  SnippetState P;
+  P.Exec = 0xffff;
+  R = runOne("gfx942", "v_mfma_f32_4x4x1_16b_f32 v[72:75], v0, v8, v[32:35]",
+             P);
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
+}
+
+} // namespace
