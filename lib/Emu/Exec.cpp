@@ -124,6 +124,7 @@ void Scoreboard::issue(uint64_t PC, uint8_t Counters, bool LgkmOOO,
   Op &O = Ops[Id];
   O.PC = PC;
   ++O.Gen;
+  O.StoreGroup = -1;
   LastId = Id;
   O.Live = true;
   O.Remaining = 0;
@@ -164,6 +165,10 @@ void Scoreboard::retire(uint32_t Id) {
   O.Live = false;
   --Live;
   Free.push_back(Id);
+  if (O.StoreGroup >= 0) {
+    RetiredGroups.push_back(O.StoreGroup);
+    O.StoreGroup = -1;
+  }
 }
 
 void Scoreboard::waitVM(unsigned N) {
@@ -468,6 +473,8 @@ static inline const Inst *stepInstructionImpl(Wave &W) {
           R.Gen = R.Id == ~0u ? 0 : W.SB.Ops[R.Id].Gen;
         }
     }
+    if (!W.GAcc.empty() || !W.SB.RetiredGroups.empty())
+      trackGlobalAccesses(W, *I);
     ++C.Executed;
     if (++W.Executed > Budget) {
       W.fail(ErrorKind::Budget, *I,
@@ -549,6 +556,7 @@ struct DispatchPlan {
   uint32_t Mode = 0;
   bool Ieee = true, Dx10 = true;
   bool PreloadPrologue = false;
+  bool TgSplit = false;
 };
 } // namespace
 
@@ -742,12 +750,19 @@ static Expected<DispatchPlan> plan(Program &Prog, const KernelInfo &K,
   P.Ieee = KD.enableIeeeMode();
   P.Dx10 = KD.enableDx10Clamp();
   P.PreloadPrologue = O.KernargPreloadPrologue;
+  P.TgSplit = KD.tgSplit();
   return P;
 }
 
 static void initWave(Wave &W, const DispatchPlan &P, Workgroup &WG,
                      unsigned WaveId, uint64_t Items) {
   std::fill(std::begin(W.S), std::end(W.S), 0u);
+  W.GAcc.clear();
+  W.L1InvEpoch = 0;
+  if (WaveId == 0) { // a new workgroup
+    WG.Stores.clear();
+    WG.TgSplit = P.TgSplit;
+  }
   unsigned K = 0;
   for (uint32_t V : P.UserSgprs)
     W.S[K++] = V;

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -148,6 +149,7 @@ struct Scoreboard {
     uint32_t Gen = 0;
     uint8_t Remaining = 0; // queues it is still in
     bool Live = false;
+    int32_t StoreGroup = -1; // global stores of this op (StoreShadow)
     llvm::SmallVector<RegRef, 2> Regs;
   };
   struct QEntry {
@@ -166,6 +168,8 @@ struct Scoreboard {
   uint8_t KindS[128] = {};
   std::vector<uint8_t> KindV, KindA;
   std::vector<uint64_t> FromPC; // not used per register; see Ops
+  // Store groups whose op retired since the wave last looked (StoreRace.cpp).
+  std::vector<int32_t> RetiredGroups;
 
   uint8_t *pend(uint8_t File) {
     return File == 0 ? PendS : File == 1 ? PendV.data() : PendA.data();
@@ -215,6 +219,16 @@ struct Wave {
     uint32_t Lo, Hi, Id, Gen;
   };
   std::vector<DmaRange> Dma;
+  // Global memory accesses of the executing instruction, recorded when the
+  // workgroup has several waves (StoreRace.cpp).
+  struct GlobalAcc {
+    uint64_t Addr;
+    uint32_t Len;
+    uint8_t Lane; // 64: scalar
+    bool Write, Atomic;
+  };
+  std::vector<GlobalAcc> GAcc;
+  uint32_t L1InvEpoch = 0; // barrier epoch of the last vector L1 invalidate
 
   uint64_t exec() const { return uint64_t(S[SExecLo]) | uint64_t(S[SExecHi]) << 32; }
   void setExec(uint64_t E) {
@@ -234,6 +248,33 @@ struct Wave {
   void fail(ErrorKind K, const std::string &Msg);
 };
 
+/// Global stores of a workgroup's waves that another wave may not read yet:
+/// a store is ordered before another wave's access only when its writer
+/// waited for it (vmcnt) before an s_barrier that the reader passed. A group
+/// is one store instruction; Retire is the barrier epoch in which its op was
+/// waited for (~0u: still pending). Ranges are byte intervals by start.
+struct StoreShadow {
+  struct Group {
+    uint64_t PC;
+    uint32_t Retire;
+    uint16_t Wave;
+  };
+  struct Range {
+    uint64_t Hi;
+    uint32_t Group;
+  };
+  std::vector<Group> Groups;
+  std::multimap<uint64_t, Range> Ranges;
+  uint64_t MaxLen = 0;
+  uint32_t GcEpoch = 0;
+  void clear() {
+    Groups.clear();
+    Ranges.clear();
+    MaxLen = 0;
+    GcEpoch = 0;
+  }
+};
+
 /// LDS and barrier state of a workgroup.
 struct Workgroup {
   std::vector<uint8_t> Lds;
@@ -241,6 +282,11 @@ struct Workgroup {
   uint32_t Epoch = 1;
   std::array<uint32_t, 3> Id{0, 0, 0};
   std::vector<Wave *> Waves;
+  StoreShadow Stores;
+  // COMPUTE_PGM_RSRC3.TG_SPLIT: the waves may run on different CUs, so a
+  // global store is ordered before another wave's read only by s_waitcnt
+  // vmcnt before the s_barrier and an L1 invalidate after it.
+  bool TgSplit = false;
 };
 
 /// Global dispatch state shared by all threads.
@@ -379,6 +425,12 @@ void approxHookAfter(Wave &W, const Inst &I);
 // Memory::Observer::poisonSeed: undefined initial state (registers beyond
 // the NumInitSgprs ABI SGPRs and v0 of active lanes, LDS, private memory).
 void poisonInitialState(Wave &W, unsigned NumInitSgprs);
+
+// Cross-wave ordering of global stores (StoreRace.cpp): checks the reads of
+// W.GAcc against other waves' unordered stores, records its stores, and
+// notes the store groups whose ops the last s_waitcnt retired. Called after
+// every instruction that left W.GAcc or W.SB.RetiredGroups non-empty.
+void trackGlobalAccesses(Wave &W, const Inst &I);
 
 // Memory access helpers (Mem.cpp). Return false after failing the wave.
 bool globalAccess(Wave &W, const Inst &I, unsigned Lane, uint64_t Addr,

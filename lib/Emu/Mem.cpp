@@ -241,6 +241,9 @@ uint8_t *globalPtr(Wave &W, const Inst &I, uint64_t Addr, unsigned Len,
   }
   if (W.C->Sink) // cost model (timing mode)
     W.C->Sink->access(0, Addr, Len, Lane);
+  if (W.WG->Waves.size() > 1) // cross-wave store ordering (StoreRace.cpp)
+    W.GAcc.push_back(
+        {Addr, Len, uint8_t(Lane), Write, auxKind(I.Aux) == Atomic});
   return R->Data.data() + (Addr - R->Base);
 }
 
@@ -682,6 +685,9 @@ void hSwizzle(Wave &W, const Inst &I) {
 }
 
 void hCacheNop(Wave &, const Inst &) {}
+// Vector L1 invalidation: in tgsplit mode a wave sees another CU's stores
+// only after one (StoreRace.cpp).
+void hCacheInv(Wave &W, const Inst &) { W.L1InvEpoch = W.WG->Epoch; }
 
 } // namespace
 
@@ -749,9 +755,10 @@ void registerMem(OpTable &T) {
     T.add(("buffer_" + S).str(), hBuf, Fidelity::Exact, E.Aux);
   }
   T.add("global_load_lds_dword", hFlat, Fidelity::Exact, aux(4, Load));
-  for (const char *N : {"buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbl2",
-                        "buffer_inv", "buffer_invl2"})
-    T.add(N, hCacheNop);
+  for (const char *N :
+       {"buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_inv", "buffer_invl2"})
+    T.add(N, hCacheInv);
+  T.add("buffer_wbl2", hCacheNop);
 
   // DS.
   struct DSE {

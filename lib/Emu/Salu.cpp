@@ -486,6 +486,8 @@ void smemLoad(Wave &W, const Inst &I, unsigned Dwords) {
                           Addr, R ? "not readable" : "unmapped")
                       .str());
   std::memcpy(Buf, R->Data.data() + (Addr - R->Base), Dwords * 4);
+  if (W.WG->Waves.size() > 1) // cross-wave store ordering (StoreRace.cpp)
+    W.GAcc.push_back({Addr, Dwords * 4, 64, false, false});
   for (unsigned K = 0; K < Dwords; ++K)
     W.S[(I.Dst[0].Reg + K) & 127] = Buf[K];
 }
