@@ -135,6 +135,10 @@ public:
 
   Expected<ExecResult> run(const DispatchImage &Img,
                            const ExecOptions &Opts) override {
+    if (Opts.TimeReps)
+      return createStringError(
+          "the emulator executor does not measure time: use the HIP executor "
+          "on a GPU, or the cost model (asmevo-profile) for modelled time");
     std::lock_guard<std::mutex> Lock(Mu);
     auto LOr = load(Img.CodeObject);
     if (!LOr)

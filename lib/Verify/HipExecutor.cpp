@@ -15,6 +15,15 @@
 // limit). Guard regions cannot be enforced on hardware; hidden arguments
 // are the runtime's.
 //
+// Timing (ExecOptions::TimeReps): after the run whose memory is returned,
+// the child restores every buffer's before-state (outside the timed
+// interval), launches TimeWarmup uncounted times, then TimeReps times, each
+// bracketed by hipEventRecord on the null stream and read with
+// hipEventElapsedTime after hipEventSynchronize. A runtime without the event
+// API is timed with the host's steady clock around launch + synchronize
+// (reported as "host clock"). The samples go back to the parent, which
+// summarizes them (Timing.h); they are always reported as "measured".
+//
 //===----------------------------------------------------------------------===//
 
 #include "asmevo/CodeObject/CodeObject.h"
@@ -33,6 +42,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <functional>
 
 using namespace llvm;
 
@@ -58,6 +68,15 @@ struct Hip {
                        unsigned, unsigned, unsigned, hipStream_t, void **,
                        void **) = nullptr;
   hipError_t (*Sync)() = nullptr;
+  hipError_t (*EventCreate)(hipEvent_t *) = nullptr;
+  hipError_t (*EventDestroy)(hipEvent_t) = nullptr;
+  hipError_t (*EventRecord)(hipEvent_t, hipStream_t) = nullptr;
+  hipError_t (*EventSynchronize)(hipEvent_t) = nullptr;
+  hipError_t (*EventElapsedTime)(float *, hipEvent_t, hipEvent_t) = nullptr;
+  bool hasEvents() const {
+    return EventCreate && EventDestroy && EventRecord && EventSynchronize &&
+           EventElapsedTime;
+  }
 
   std::string err(const char *What, hipError_t E) const {
     return formatv("{0} failed: {1} ({2})", What,
@@ -101,6 +120,12 @@ std::string openHip(const HipExecutorOptions &O, Hip &H, std::string &Desc) {
     if (!Ok)
       return std::string("the HIP runtime has no ") + Name;
   sym(H.DeviceGetName, "hipDeviceGetName");
+  // Optional: without events, timing falls back to the host clock.
+  sym(H.EventCreate, "hipEventCreate");
+  sym(H.EventDestroy, "hipEventDestroy");
+  sym(H.EventRecord, "hipEventRecord");
+  sym(H.EventSynchronize, "hipEventSynchronize");
+  sym(H.EventElapsedTime, "hipEventElapsedTime");
   hipError_t E = H.Init(0);
   if (E != hipSuccess)
     return "no device: " + H.err("hipInit", E);
@@ -139,11 +164,85 @@ void writeStr(int Fd, const std::string &S) {
   writeAll(Fd, S.data(), S.size());
 }
 
+/// Times Reps launches after Warmup uncounted ones, each on the buffers'
+/// before-state. Returns "" and fills Ms and Clock, or an error.
+std::string timeLaunches(const Hip &H, const DispatchImage &Img,
+                         const std::vector<void *> &Dev,
+                         const std::function<hipError_t()> &Launch,
+                         unsigned Warmup, unsigned Reps,
+                         std::vector<double> &Ms, std::string &Clock) {
+  hipEvent_t Start = nullptr, Stop = nullptr;
+  bool Events = H.hasEvents();
+  if (Events) {
+    hipError_t E = H.EventCreate(&Start);
+    if (E == hipSuccess)
+      E = H.EventCreate(&Stop);
+    if (E != hipSuccess)
+      return H.err("hipEventCreate", E);
+  }
+  Clock = Events ? "hipEvent" : "host clock";
+  std::string Err;
+  for (unsigned I = 0; I < Warmup + Reps && Err.empty(); ++I) {
+    // Same inputs for every launch; the copies are outside the interval.
+    for (size_t R = 0; R < Img.Regions.size() && Err.empty(); ++R) {
+      const MemRegion &M = Img.Regions[R];
+      if (!Dev[R] || !M.Size)
+        continue;
+      if (hipError_t E =
+              H.Memcpy(Dev[R], M.Data.data(), M.Size, hipMemcpyHostToDevice))
+        Err = H.err("hipMemcpy (restoring inputs)", E);
+    }
+    if (!Err.empty())
+      break;
+    if (hipError_t E = H.Sync())
+      return H.err("hipDeviceSynchronize", E);
+    double T = 0;
+    if (Events) {
+      hipError_t E = H.EventRecord(Start, nullptr);
+      if (E == hipSuccess)
+        E = Launch();
+      if (E == hipSuccess)
+        E = H.EventRecord(Stop, nullptr);
+      if (E == hipSuccess)
+        E = H.EventSynchronize(Stop);
+      float F = 0;
+      if (E == hipSuccess)
+        E = H.EventElapsedTime(&F, Start, Stop);
+      if (E != hipSuccess) {
+        Err = H.err("timed launch", E);
+        break;
+      }
+      T = F;
+    } else {
+      auto T0 = std::chrono::steady_clock::now();
+      hipError_t E = Launch();
+      if (E == hipSuccess)
+        E = H.Sync();
+      if (E != hipSuccess) {
+        Err = H.err("timed launch", E);
+        break;
+      }
+      T = std::chrono::duration<double, std::milli>(
+              std::chrono::steady_clock::now() - T0)
+              .count();
+    }
+    if (I >= Warmup)
+      Ms.push_back(T);
+  }
+  if (Events) {
+    H.EventDestroy(Start);
+    H.EventDestroy(Stop);
+  }
+  return Err;
+}
+
 /// The child's work. Protocol on Fd: u32 status (0 ok, 1 kernel failed,
 /// 2 cannot run), string message, then for status 0/1 each Buffer region's
-/// bytes in image order.
+/// bytes in image order, then the timing: u32 sample count, that many f64
+/// milliseconds, string clock, string timing error ("" when none).
 [[noreturn]] void child(int Fd, const HipExecutorOptions &O,
-                        const DispatchImage &Img, bool ProbeOnly) {
+                        const DispatchImage &Img, const ExecOptions &EO,
+                        bool ProbeOnly) {
   Hip H;
   std::string Desc;
   std::string Err = openHip(O, H, Desc);
@@ -221,22 +320,38 @@ void writeStr(int Fd, const std::string &S) {
   void *Extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, Kernarg.data(),
                    HIP_LAUNCH_PARAM_BUFFER_SIZE, &KSize, HIP_LAUNCH_PARAM_END};
   const emu::Dispatch &D = Img.Launch;
-  E = H.Launch(Fn, D.Workgroups[0], D.Workgroups[1], D.Workgroups[2],
-               D.WorkgroupSize[0], D.WorkgroupSize[1], D.WorkgroupSize[2],
-               D.DynamicLds, nullptr, nullptr, Extra);
+  auto Launch = [&]() {
+    return H.Launch(Fn, D.Workgroups[0], D.Workgroups[1], D.Workgroups[2],
+                    D.WorkgroupSize[0], D.WorkgroupSize[1], D.WorkgroupSize[2],
+                    D.DynamicLds, nullptr, nullptr, Extra);
+  };
+  E = Launch();
   hipError_t SE = E == hipSuccess ? H.Sync() : E;
   uint32_t St = (E == hipSuccess && SE == hipSuccess) ? 0 : 1;
-  writeAll(Fd, &St, 4);
-  writeStr(Fd, St ? H.err("launch", E != hipSuccess ? E : SE) : Desc);
+  std::vector<std::vector<uint8_t>> After(Img.Regions.size());
   for (size_t I = 0; I < Img.Regions.size(); ++I) {
     const MemRegion &R = Img.Regions[I];
     if (R.K != MemRegion::Buffer)
       continue;
-    std::vector<uint8_t> B(R.Size);
+    After[I].assign(R.Size, 0);
     if (!St && R.Size)
-      H.Memcpy(B.data(), Dev[I], R.Size, hipMemcpyDeviceToHost);
-    writeAll(Fd, B.data(), B.size());
+      H.Memcpy(After[I].data(), Dev[I], R.Size, hipMemcpyDeviceToHost);
   }
+  std::vector<double> Ms;
+  std::string Clock, TimeErr;
+  if (!St && EO.TimeReps)
+    TimeErr = timeLaunches(H, Img, Dev, Launch, EO.TimeWarmup, EO.TimeReps, Ms,
+                           Clock);
+  writeAll(Fd, &St, 4);
+  writeStr(Fd, St ? H.err("launch", E != hipSuccess ? E : SE) : Desc);
+  for (size_t I = 0; I < Img.Regions.size(); ++I)
+    if (Img.Regions[I].K == MemRegion::Buffer)
+      writeAll(Fd, After[I].data(), After[I].size());
+  uint32_t NT = uint32_t(Ms.size());
+  writeAll(Fd, &NT, 4);
+  writeAll(Fd, Ms.data(), Ms.size() * sizeof(double));
+  writeStr(Fd, Clock);
+  writeStr(Fd, TimeErr);
   _exit(0);
 }
 
@@ -246,7 +361,8 @@ struct ChildOut {
   std::vector<uint8_t> Rest;
 };
 
-Expected<ChildOut> runChild(const HipExecutorOptions &O, const DispatchImage &Img,
+Expected<ChildOut> runChild(const HipExecutorOptions &O,
+                            const DispatchImage &Img, const ExecOptions &EO,
                             bool Probe, double Timeout) {
   int P[2];
   if (pipe(P) != 0)
@@ -257,7 +373,7 @@ Expected<ChildOut> runChild(const HipExecutorOptions &O, const DispatchImage &Im
     return createStringError("fork failed");
   if (Pid == 0) {
     close(P[0]);
-    child(P[1], O, Img, Probe);
+    child(P[1], O, Img, EO, Probe);
   }
   close(P[1]);
   std::vector<uint8_t> Buf;
@@ -314,7 +430,7 @@ public:
   StringRef name() const override { return "hip"; }
   Expected<ExecResult> run(const DispatchImage &Img,
                            const ExecOptions &Opts) override {
-    auto C = runChild(O, Img, false, Opts.TimeoutSeconds);
+    auto C = runChild(O, Img, Opts, false, Opts.TimeoutSeconds);
     if (!C)
       return C.takeError();
     if (C->Status == 2)
@@ -335,6 +451,44 @@ public:
       }
       R.Regions.push_back(std::move(Out));
     }
+    // The timing trailer.
+    auto Take = [&](void *Dst, size_t N) {
+      if (Off + N > C->Rest.size())
+        return false;
+      std::memcpy(Dst, C->Rest.data() + Off, N);
+      Off += N;
+      return true;
+    };
+    auto TakeStr = [&](std::string &S) {
+      uint64_t L;
+      if (!Take(&L, 8) || Off + L > C->Rest.size())
+        return false;
+      S.assign(reinterpret_cast<const char *>(C->Rest.data() + Off), L);
+      Off += L;
+      return true;
+    };
+    uint32_t NT = 0;
+    std::string Clock, TimeErr;
+    if (!Take(&NT, 4))
+      return createStringError("HIP executor: truncated timing from the child");
+    std::vector<double> Ms(NT);
+    if (!Take(Ms.data(), NT * sizeof(double)) || !TakeStr(Clock) ||
+        !TakeStr(TimeErr))
+      return createStringError("HIP executor: truncated timing from the child");
+    if (R.ok() && Opts.TimeReps) {
+      if (!TimeErr.empty())
+        return createStringError("HIP executor: timing failed: " + TimeErr);
+      if (Ms.size() != Opts.TimeReps)
+        return createStringError(
+            formatv("HIP executor: {0} timed repetitions reported, {1} asked",
+                    Ms.size(), Opts.TimeReps)
+                .str());
+      TimingStats T = summarizeTimes(Ms);
+      T.Clock = Clock;
+      T.Device = C->Message;
+      T.Warmup = Opts.TimeWarmup;
+      R.Timing = std::move(T);
+    }
     return R;
   }
 };
@@ -347,7 +501,7 @@ std::unique_ptr<Executor> createHipExecutor(const HipExecutorOptions &O) {
 
 Expected<std::string> probeHip(const HipExecutorOptions &O) {
   DispatchImage None;
-  auto C = runChild(O, None, true, 60);
+  auto C = runChild(O, None, ExecOptions(), true, 60);
   if (!C)
     return C.takeError();
   if (C->Status != 0)

@@ -111,9 +111,14 @@ Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
                          Where, Kind, A.Name, A.Size, A.ValueKind));
     };
     if (O->get("buffer") || O->get("buffer_size")) {
-      if (A.ValueKind != "global_buffer" || A.Size != 8)
+      // A pointer passed by value (Tensile's assembly kernels declare
+      // AddressA... as by_value u64) takes a buffer as well: the entry says
+      // it is a pointer, the metadata cannot.
+      if (!(A.ValueKind == "global_buffer" || A.ValueKind == "by_value") ||
+          A.Size != 8)
         return err(Where + ": a buffer for argument '" + A.Name +
-                   "' which is " + A.ValueKind);
+                   "' which is " + A.ValueKind + " of " +
+                   std::to_string(A.Size) + " bytes");
       SpecBuffer B;
       B.ArgIndex = unsigned(I);
       B.KernargOffset = A.Offset;
@@ -138,8 +143,45 @@ Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
           std::mt19937_64 G(Seed);
           for (auto &X : B.Data)
             X = uint8_t(G());
+        } else if (Fill.starts_with("int-f32:") ||
+                   Fill.starts_with("int-f16:")) {
+          // Small integers (-3..3) as floats: sums of products stay exact in
+          // any order, so a host reference can check a GEMM bit for bit.
+          bool F16 = Fill.starts_with("int-f16:");
+          uint64_t Seed;
+          if (Fill.drop_front(8).getAsInteger(10, Seed))
+            return err(Where + ": bad seed in " + Fill);
+          std::mt19937_64 G(Seed);
+          // f16 encodings of 0, 1, 2, 3 (sign bit 0x8000).
+          static const uint16_t Half[] = {0x0000, 0x3c00, 0x4000, 0x4200};
+          size_t Elt = F16 ? 2 : 4;
+          for (size_t Off = 0; Off + Elt <= B.Data.size(); Off += Elt) {
+            int V = int(G() % 7) - 3;
+            if (F16) {
+              uint16_t H = Half[V < 0 ? -V : V] | (V < 0 ? 0x8000 : 0);
+              std::memcpy(&B.Data[Off], &H, 2);
+            } else {
+              float F = float(V);
+              std::memcpy(&B.Data[Off], &F, 4);
+            }
+          }
+        } else if (Fill.consume_front("index-i32:")) {
+          // Valid indices for gathers and scatters: i32 in [0, N).
+          auto [SeedS, NS] = Fill.split(':');
+          uint64_t Seed, N;
+          if (SeedS.getAsInteger(10, Seed) || NS.getAsInteger(10, N) ||
+              N == 0 || N > (uint64_t(1) << 31))
+            return err(Where + ": fill index-i32 needs SEED:N with 0 < N "
+                               "<= 2^31");
+          std::mt19937_64 G(Seed);
+          for (size_t Off = 0; Off + 4 <= B.Data.size(); Off += 4) {
+            uint32_t V = uint32_t(G() % N);
+            std::memcpy(&B.Data[Off], &V, 4);
+          }
         } else if (Fill != "zero") {
-          return err(Where + ": fill must be zero or random:SEED");
+          return err(Where + ": fill must be zero, random:SEED, "
+                             "int-f32:SEED, int-f16:SEED or "
+                             "index-i32:SEED:N");
         }
       }
       B.ReadOnly = O->getBoolean("readonly").value_or(false);

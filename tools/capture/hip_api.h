@@ -39,6 +39,7 @@ typedef struct ihipModule_t *hipModule_t;
 typedef struct ihipModuleSymbol_t *hipFunction_t;
 typedef struct ihipStream_t *hipStream_t;
 typedef void *hipDeviceptr_t;
+typedef struct ihipEvent_t *hipEvent_t;
 
 #define HIP_LAUNCH_PARAM_BUFFER_POINTER ((void *)0x01)
 #define HIP_LAUNCH_PARAM_BUFFER_SIZE ((void *)0x02)
@@ -70,6 +71,11 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX,
                                  hipStream_t stream, void **kernelParams,
                                  void **extra);
 hipError_t hipDeviceSynchronize(void);
+hipError_t hipEventCreate(hipEvent_t *event);
+hipError_t hipEventDestroy(hipEvent_t event);
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream);
+hipError_t hipEventSynchronize(hipEvent_t event);
+hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop);
 hipError_t hipStreamSynchronize(hipStream_t stream);
 }
 

@@ -10,6 +10,16 @@
 // ASMEVO_VERIFY_BIN overrides the asmevo-verify used (default: the one of
 // the build). Standard library only.
 //
+// Events (hipEventCreate/Record/Synchronize/ElapsedTime/Destroy) exist so
+// that the HIP executor's timing path runs end to end without a GPU. Their
+// times are NOT GPU times: by default an event records the host's steady
+// clock, so an interval is the wall time of emulating the launch (fork and
+// asmevo-verify --execute included). With ASMEVO_TESTRT_LAUNCH_MS=a,b,c...
+// the clock is virtual instead: it stands still except that launch number
+// i (counting from 0 in the process) advances it by the i-th value (the
+// list repeats), so tests can check the statistics exactly. The device name
+// says which clock is in use.
+//
 //===----------------------------------------------------------------------===//
 
 #include "CodeObjectLite.h"
@@ -21,6 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -46,6 +57,10 @@ struct ihipModuleSymbol_t {
   ihipModule_t *M;
   std::string Name;
 };
+struct ihipEvent_t {
+  bool Recorded = false;
+  double Ms = 0;
+};
 
 namespace {
 
@@ -53,6 +68,40 @@ std::mutex Mu;
 std::map<uint64_t, std::vector<uint8_t>> Mem; // device address -> bytes
 uint64_t Next = 0x300000000000ull;
 unsigned Launches = 0;
+
+/// ASMEVO_TESTRT_LAUNCH_MS, parsed once; empty: the host clock.
+const std::vector<double> &scriptedLaunchMs() {
+  static const std::vector<double> V = [] {
+    std::vector<double> R;
+    const char *E = std::getenv("ASMEVO_TESTRT_LAUNCH_MS");
+    for (const char *P = E; P && *P;) {
+      char *End = nullptr;
+      double D = std::strtod(P, &End);
+      if (End == P) {
+        std::fprintf(stderr,
+                     "asmevo test runtime: bad ASMEVO_TESTRT_LAUNCH_MS "
+                     "'%s' (expected comma-separated milliseconds)\n",
+                     E);
+        std::exit(2);
+      }
+      R.push_back(D);
+      P = *End == ',' ? End + 1 : End;
+    }
+    return R;
+  }();
+  return V;
+}
+double VirtualMs = 0;
+
+/// The events' clock in milliseconds.
+double nowMs() {
+  if (!scriptedLaunchMs().empty())
+    return VirtualMs;
+  static const auto T0 = std::chrono::steady_clock::now();
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - T0)
+      .count();
+}
 
 /// Host pointer for [Addr, Addr+Len) in one allocation, or null.
 uint8_t *dev(uint64_t Addr, size_t Len) {
@@ -96,7 +145,12 @@ hipError_t hipGetDeviceCount(int *N) {
 hipError_t hipSetDevice(int D) { return D == 0 ? hipSuccess : hipErrorInvalidDevice; }
 hipError_t hipDeviceGetName(char *Name, int Len, int) {
   if (Name && Len > 0)
-    std::snprintf(Name, size_t(Len), "asmevo CPU emulator (test runtime)");
+    std::snprintf(Name, size_t(Len), "%s",
+                  scriptedLaunchMs().empty()
+                      ? "asmevo CPU emulator (test runtime; event times: "
+                        "host wall clock of the emulation, not GPU time)"
+                      : "asmevo CPU emulator (test runtime; event times: "
+                        "scripted by ASMEVO_TESTRT_LAUNCH_MS)");
   return hipSuccess;
 }
 hipError_t hipRuntimeGetVersion(int *V) {
@@ -211,6 +265,8 @@ hipError_t hipModuleLaunchKernel(hipFunction_t F, unsigned GX, unsigned GY,
   if (!K)
     return hipErrorNotFound;
   std::lock_guard<std::mutex> L(Mu);
+  if (const std::vector<double> &S = scriptedLaunchMs(); !S.empty())
+    VirtualMs += S[Launches % S.size()];
   verify::CaptureData C;
   C.Producer = "asmevo test runtime";
   C.Target = F->M->Info.Target;
@@ -277,6 +333,36 @@ hipError_t hipModuleLaunchKernel(hipFunction_t F, unsigned GX, unsigned GY,
 }
 
 hipError_t hipDeviceSynchronize(void) { return hipSuccess; }
+
+hipError_t hipEventCreate(hipEvent_t *E) {
+  if (!E)
+    return hipErrorInvalidValue;
+  *E = new ihipEvent_t;
+  return hipSuccess;
+}
+hipError_t hipEventDestroy(hipEvent_t E) {
+  delete E;
+  return hipSuccess;
+}
+// Launches are synchronous, so recording is immediate and synchronizing on
+// an event has nothing to wait for.
+hipError_t hipEventRecord(hipEvent_t E, hipStream_t) {
+  if (!E)
+    return hipErrorInvalidValue;
+  std::lock_guard<std::mutex> L(Mu);
+  E->Recorded = true;
+  E->Ms = nowMs();
+  return hipSuccess;
+}
+hipError_t hipEventSynchronize(hipEvent_t E) {
+  return E && E->Recorded ? hipSuccess : hipErrorInvalidValue;
+}
+hipError_t hipEventElapsedTime(float *Ms, hipEvent_t Start, hipEvent_t Stop) {
+  if (!Ms || !Start || !Stop || !Start->Recorded || !Stop->Recorded)
+    return hipErrorInvalidValue;
+  *Ms = float(Stop->Ms - Start->Ms);
+  return hipSuccess;
+}
 hipError_t hipStreamSynchronize(hipStream_t) { return hipSuccess; }
 
 } // extern "C"

@@ -8,13 +8,16 @@
 #include "asmevo/Verify/Mutate.h"
 #include "asmevo/Verify/Oracle.h"
 #include "asmevo/Verify/Spec.h"
+#include "asmevo/Verify/Timing.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <cstring>
+#include <set>
 
 using namespace asmevo;
 using namespace asmevo::verify;
@@ -223,6 +226,64 @@ TEST(Spec, Errors) {
     if (!S)
       llvm::consumeError(S.takeError());
   }
+}
+
+TEST(Spec, IntegerFloatFill) {
+  auto CO = CodeObject::load(test::testKernel("elementwise-gfx942-v5.hsaco"));
+  ASSERT_TRUE(bool(CO));
+  const KernelInfo *K = (*CO)->kernel("axpy_f32");
+  ASSERT_TRUE(K);
+  auto S = parseSpec(R"({"workgroups":[1],"workgroup_size":[64],"args":[
+      {"i32":100},{"f32":1.5},{"buffer_size":4000,"fill":"int-f32:7"},
+      {"buffer_size":2000,"fill":"int-f16:7"}]})",
+                     *K, "", "s.json");
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  std::set<float> Seen;
+  for (size_t I = 0; I < 1000; ++I) {
+    float F;
+    std::memcpy(&F, S->Buffers[0].Data.data() + 4 * I, 4);
+    EXPECT_EQ(F, float(int(F))) << I;
+    EXPECT_LE(std::abs(F), 3.0f);
+    Seen.insert(F);
+  }
+  EXPECT_EQ(Seen.size(), 7u); // every value of -3..3 occurs
+  std::set<uint16_t> Half;
+  for (size_t I = 0; I < 1000; ++I) {
+    uint16_t H;
+    std::memcpy(&H, S->Buffers[1].Data.data() + 2 * I, 2);
+    Half.insert(H);
+  }
+  Half.erase(0x8000); // -0 may occur or not
+  EXPECT_EQ(Half, (std::set<uint16_t>{0x0000, 0x3c00, 0xbc00, 0x4000, 0xc000,
+                                      0x4200, 0xc200}));
+  auto Bad = parseSpec(R"({"workgroups":[1],"workgroup_size":[64],"args":[
+      {"i32":100},{"f32":1.5},{"buffer_size":4,"fill":"int-f32:x"},
+      {"buffer_size":4}]})",
+                       *K, "", "bad.json");
+  EXPECT_FALSE(bool(Bad));
+  if (!Bad)
+    llvm::consumeError(Bad.takeError());
+}
+
+TEST(Timing, Statistics) {
+  TimingStats T = summarizeTimes({4, 1, 3, 10, 2});
+  EXPECT_EQ(T.Median, 3);
+  EXPECT_EQ(T.Min, 1);
+  EXPECT_EQ(T.Max, 10);
+  EXPECT_EQ(T.Q1, 2);
+  EXPECT_EQ(T.Q3, 4);
+  EXPECT_EQ(T.Mean, 4);
+  EXPECT_EQ(T.Ms, (std::vector<double>{4, 1, 3, 10, 2})); // launch order
+  TimingStats E = summarizeTimes({10, 1, 4, 3});
+  EXPECT_EQ(E.Median, 3.5);
+  EXPECT_EQ(E.Q1, 2.5);
+  EXPECT_EQ(E.Q3, 5.5);
+  TimingStats One = summarizeTimes({0.25});
+  EXPECT_EQ(One.Median, 0.25);
+  EXPECT_EQ(One.Q1, 0.25);
+  EXPECT_EQ(One.Q3, 0.25);
+  EXPECT_NE(T.str().find("measured"), std::string::npos);
+  EXPECT_NE(T.json().find("\"time_kind\": \"measured\""), std::string::npos);
 }
 
 TEST(Compatibility, Layouts) {

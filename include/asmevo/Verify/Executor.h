@@ -11,6 +11,7 @@
 #define ASMEVO_VERIFY_EXECUTOR_H
 
 #include "asmevo/Emu/Emulator.h"
+#include "asmevo/Verify/Timing.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -20,6 +21,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,6 +77,12 @@ struct ExecOptions {
   uint64_t PoisonSeed = 0;
   double TimeoutSeconds = 120; // child-process executors
   bool Profile = false;         // ExecResult::Profile (emulator)
+  /// Non-zero (HIP executor): after the run whose memory is returned, time
+  /// the dispatch: TimeWarmup uncounted launches, then TimeReps timed ones,
+  /// each on the same before-state (ExecResult::Timing). The emulator
+  /// executor refuses: its time is the cost model's (modelled).
+  unsigned TimeReps = 0;
+  unsigned TimeWarmup = 3;
 };
 
 struct ExecResult {
@@ -89,6 +97,8 @@ struct ExecResult {
   double Seconds = 0;
   /// Executed wave-instructions per code offset (ExecOptions::Profile).
   std::map<uint64_t, uint64_t> Profile;
+  /// Measured times (ExecOptions::TimeReps, HIP executor, clean runs only).
+  std::optional<TimingStats> Timing;
   bool ok() const { return Kind == emu::ErrorKind::None; }
 };
 
