@@ -55,12 +55,25 @@ static cl::opt<bool> PerPC("per-pc",
                                     "reason"));
 
 /// Static instructions of a kernel's code (zero padding words skipped);
-/// 0 when the code size is unknown.
+/// 0 when the code size is unknown. Tensile's assembly kernels have symbols
+/// of size 0: their code then ends at the next kernel's entry or at the end
+/// of the executable section.
 static uint64_t kernelInstructions(const CodeObject &CO, const KernelInfo &K) {
-  if (!K.CodeSize)
-    return 0;
+  uint64_t Size = K.CodeSize;
+  if (!Size) {
+    uint64_t End = 0;
+    for (const ElfSection &S : CO.sections())
+      if (S.isExec() && S.Addr <= K.CodeAddr && K.CodeAddr < S.Addr + S.Size)
+        End = S.Addr + S.Size;
+    for (const KernelInfo &O : CO.kernels())
+      if (O.CodeAddr > K.CodeAddr && O.CodeAddr < End)
+        End = O.CodeAddr;
+    if (End <= K.CodeAddr)
+      return 0;
+    Size = End - K.CodeAddr;
+  }
   auto TI = TargetInfo::get(CO.cpu(), CO.features());
-  auto Bytes = CO.bytesAt(K.CodeAddr, K.CodeSize);
+  auto Bytes = CO.bytesAt(K.CodeAddr, Size);
   if (!TI || !Bytes) {
     if (!TI)
       consumeError(TI.takeError());

@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Host reference checks of suite kernels: is K0's output the right answer?
+
+The oracle (asmevo-verify) says whether a rewrite computes what the original
+computes; it cannot say whether a launch spec is right. For production
+kernels whose argument layout was derived by hand (rocBLAS Tensile GEMMs take
+their arguments by value with unnamed semantics), a wrong spec can still run
+without a fault and produce garbage. A check file next to the spec says what
+the dispatch computes; this module runs the original on the emulator
+(asmevo-run --out) and compares its output with a host computation.
+
+Check file (JSON), kind "gemm":
+  d, c, a, b      explicit-argument indices of the D, C, A, B buffers
+  m, n, k         sizes (D is m x n, column-major, leading dimension ldd)
+  batch           1 (batched checks are not implemented)
+  trans_a/trans_b A stored k x m (trans_a) or m x k, same for B (n)
+  lda ldb ldc ldd leading dimensions in elements
+  alpha, beta     scalars
+  dtype           "f32" or "f16" (A, B, C and D of that type)
+D = alpha * op(A) op(B) + beta * C, compared exactly: the specs fill A, B
+and C with small integers (fill "int-f32"/"int-f16"), so every summation
+order gives the same result.
+
+Kind "prune_strip" (hipSPARSELt's 2:4 structured pruning along dimension 2):
+  in, out         buffer argument indices; dtype "f16" or "f32"
+  m, n            sizes; element (i, j) at i * stride1 + j * stride2
+In every group of 4 consecutive elements along j, the pair with the largest
+|a| + |b| (the first such pair in (0,1), (0,2), ... (2,3) order) is kept
+and the other two are zeroed.
+
+Kind "gather" (rocSPARSE gthr): out[i] = src[index[i] - base], i < count;
+index is an i32 buffer (fill "index-i32:SEED:N").
+
+Used by bench/run-suite (column "host check") and on its own:
+  bench/kernels/hostcheck.py --build BUILD [--corpus DIR] [--filter RE]
+runs every suite entry that has a check:FILE token. Exit 1 when a check
+fails, 0 otherwise (entries whose object is absent are skipped, and said).
+"""
+
+import argparse
+import array
+import json
+import operator
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+
+def _load(path, dtype):
+    with open(path, "rb") as f:
+        raw = f.read()
+    if dtype == "f32":
+        a = array.array("f")
+        a.frombytes(raw[: len(raw) // 4 * 4])
+        return list(a)
+    if dtype == "f16":
+        n = len(raw) // 2
+        return list(struct.unpack("<%de" % n, raw[: 2 * n]))
+    raise ValueError("unknown dtype %s" % dtype)
+
+
+def _round(x, dtype):
+    if dtype == "f32":
+        return struct.unpack("<f", struct.pack("<f", x))[0]
+    return struct.unpack("<e", struct.pack("<e", x))[0]
+
+
+def check_gemm(c, outdir):
+    dt = c.get("dtype", "f32")
+    if c.get("batch", 1) != 1:
+        return False, "batched gemm checks are not implemented"
+    arg = lambda i: os.path.join(outdir, "arg%d.bin" % c[i])
+    D, C, A, B = (_load(arg(x), dt) for x in ("d", "c", "a", "b"))
+    m, n, k = c["m"], c["n"], c["k"]
+    lda, ldb, ldc, ldd = c["lda"], c["ldb"], c["ldc"], c["ldd"]
+    alpha, beta = c["alpha"], c["beta"]
+    need = {"A": (len(A), (m - 1) * lda + k if c["trans_a"] else
+                  (k - 1) * lda + m),
+            "B": (len(B), (k - 1) * ldb + n if c["trans_b"] else
+                  (n - 1) * ldb + k),
+            "C": (len(C), (n - 1) * ldc + m), "D": (len(D), (n - 1) * ldd + m)}
+    for name, (have, want) in need.items():
+        if have < want:
+            return False, "%s has %d elements, the check needs %d" % (
+                name, have, want)
+    # Rows of op(A) and columns of op(B) as contiguous lists.
+    if c["trans_a"]:
+        rows = [A[i * lda:i * lda + k] for i in range(m)]
+    else:
+        rows = [A[i::lda][:k] for i in range(m)]
+    if c["trans_b"]:
+        cols = [B[j::ldb][:k] for j in range(n)]
+    else:
+        cols = [B[j * ldb:j * ldb + k] for j in range(n)]
+    bad, first, nonzero = 0, None, 0
+    for j in range(n):
+        col = cols[j]
+        for i in range(m):
+            ref = _round(alpha * sum(map(operator.mul, rows[i], col)) +
+                         beta * C[i + j * ldc], dt)
+            got = D[i + j * ldd]
+            if ref != 0:
+                nonzero += 1
+            if got != ref and not (got != got and ref != ref):
+                bad += 1
+                if first is None:
+                    first = (i, j, got, ref)
+    if bad:
+        i, j, got, ref = first
+        return False, ("%d of %d elements of D differ from the host GEMM; "
+                       "first D[%d,%d] = %r, expected %r"
+                       % (bad, m * n, i, j, got, ref))
+    if nonzero == 0:
+        return False, "the reference is all zeros: the check proves nothing"
+    return True, ("D matches the host GEMM exactly (%dx%dx%d, %d nonzero "
+                  "elements)" % (m, n, k, nonzero))
+
+
+def check_prune_strip(c, outdir):
+    dt = c.get("dtype", "f16")
+    arg = lambda i: os.path.join(outdir, "arg%d.bin" % c[i])
+    X, Y = _load(arg("in"), dt), _load(arg("out"), dt)
+    m, n, s1, s2 = c["m"], c["n"], c["stride1"], c["stride2"]
+    if n % 4:
+        return False, "n must be a multiple of 4"
+    last = (m - 1) * s1 + (n - 1) * s2
+    if last >= len(X) or last >= len(Y):
+        return False, "buffers smaller than the check's m x n"
+    pairs = [(a, b) for a in range(4) for b in range(a + 1, 4)]
+    bad, first, kept = 0, None, 0
+    for i in range(m):
+        for g in range(0, n, 4):
+            pos = [i * s1 + (g + k) * s2 for k in range(4)]
+            v = [X[p] for p in pos]
+            best, keep = -1.0, (0, 0)
+            for a, b in pairs:
+                nv = abs(v[a]) + abs(v[b])
+                if nv > best:
+                    best, keep = nv, (a, b)
+            for k in range(4):
+                ref = v[k] if k in keep else 0.0
+                kept += ref != 0
+                if Y[pos[k]] != ref:
+                    bad += 1
+                    if first is None:
+                        first = (i, g + k, Y[pos[k]], ref)
+    if bad:
+        i, j, got, ref = first
+        return False, ("%d of %d elements differ from the host 2:4 pruning; "
+                       "first out[%d,%d] = %r, expected %r"
+                       % (bad, m * n, i, j, got, ref))
+    if kept == 0:
+        return False, "the reference is all zeros: the check proves nothing"
+    return True, ("out matches the host 2:4 pruning exactly (%dx%d, %d kept "
+                  "nonzero elements)" % (m, n, kept))
+
+
+def check_gather(c, outdir):
+    dt = c.get("dtype", "f32")
+    arg = lambda i: os.path.join(outdir, "arg%d.bin" % c[i])
+    src, out = _load(arg("src"), dt), _load(arg("out"), dt)
+    with open(arg("index"), "rb") as f:
+        idx = array.array("i")
+        raw = f.read()
+        idx.frombytes(raw[: len(raw) // 4 * 4])
+    n, base = c["count"], c.get("base", 0)
+    if len(idx) < n or len(out) < n:
+        return False, "buffers smaller than the check's count"
+    bad, first, distinct = 0, None, set()
+    for i in range(n):
+        k = idx[i] - base
+        if not 0 <= k < len(src):
+            return False, "index %d at %d is outside the source" % (k, i)
+        distinct.add(k)
+        if out[i] != src[k] and not (out[i] != out[i] and src[k] != src[k]):
+            bad += 1
+            if first is None:
+                first = (i, out[i], src[k])
+    if bad:
+        i, got, ref = first
+        return False, ("%d of %d gathered elements differ; first out[%d] = "
+                       "%r, expected %r" % (bad, n, i, got, ref))
+    if len(distinct) < 2:
+        return False, "the indices hit fewer than 2 source elements: the " \
+                      "check proves little"
+    return True, ("out[i] = src[index[i]] for all %d elements (%d distinct "
+                  "indices)" % (n, len(distinct)))
+
+
+_manifests = {}
+
+
+def corpus_object(corpus, rel):
+    """(path, None) for a corpus object listed in corpus/manifest.txt and
+    present, else (None, why it is skipped)."""
+    manifest = os.path.join(corpus, "manifest.txt")
+    if manifest not in _manifests:
+        listed = None
+        if os.path.isfile(manifest):
+            with open(manifest) as f:
+                listed = {ln.split("\t", 1)[0] for ln in f
+                          if not ln.startswith("#")}
+        _manifests[manifest] = listed
+    listed = _manifests[manifest]
+    if listed is None:
+        return None, ("corpus absent (no %s; fetch it with "
+                      "utils/fetch-rocm-corpus.sh)" % manifest)
+    if rel not in listed:
+        return None, ("%s is not in %s (another ROCm version?)"
+                      % (rel, manifest))
+    path = os.path.join(corpus, rel)
+    if not os.path.isfile(path):
+        return None, ("%s is listed in the manifest but missing; re-run "
+                      "utils/fetch-rocm-corpus.sh" % path)
+    return path, None
+
+
+def run_check(asmevo_run, obj, kernel, spec, check_path, timeout=900):
+    """(ok, message). Runs K0 with the spec and checks its output."""
+    with open(check_path) as f:
+        c = json.load(f)
+    with tempfile.TemporaryDirectory(prefix="asmevo-hostcheck-") as out:
+        p = subprocess.run([asmevo_run, obj, "--kernel", kernel, "--spec",
+                            spec, "--out", out, "--quiet"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=timeout)
+        if p.returncode != 0:
+            msg = (p.stderr or p.stdout).strip().splitlines()
+            return False, "asmevo-run failed (exit %d): %s" % (
+                p.returncode, msg[-1] if msg else "")
+        if c.get("kind") == "gemm":
+            return check_gemm(c, out)
+        if c.get("kind") == "gather":
+            return check_gather(c, out)
+        if c.get("kind") == "prune_strip":
+            return check_prune_strip(c, out)
+        return False, "unknown check kind %r" % c.get("kind")
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--build", default=os.environ.get(
+        "ASMEVO_BUILD_DIR", os.path.join(root, "build")))
+    ap.add_argument("--corpus", default=os.environ.get(
+        "ASMEVO_CORPUS", os.path.join(root, "corpus")))
+    ap.add_argument("--suite", default=os.path.join(root, "bench", "kernels",
+                                                    "suite.txt"))
+    ap.add_argument("--filter", help="regex on suite names")
+    args = ap.parse_args()
+    asmevo_run = os.path.join(args.build, "bin", "asmevo-run")
+    if not os.access(asmevo_run, os.X_OK):
+        sys.exit("hostcheck: %s is not built" % asmevo_run)
+    suite_dir = os.path.dirname(os.path.abspath(args.suite))
+    failed = ran = 0
+    with open(args.suite) as f:
+        for line in f:
+            parts = line.split("#", 1)[0].split()
+            checks = [p[6:] for p in parts if p.startswith("check:")]
+            if len(parts) < 5 or not checks:
+                continue
+            name, obj, kernel = parts[0], parts[2], parts[3]
+            if args.filter and not re.search(args.filter, name):
+                continue
+            specs = [p for p in parts[4:] if not p.startswith("check:")]
+            if obj.startswith("corpus:"):
+                path, why = corpus_object(args.corpus, obj[7:])
+            else:
+                path = os.path.join(args.build, "test", "Kernels", obj)
+                why = None if os.path.isfile(path) else "not built: " + path
+            if why:
+                print("%s: SKIPPED: %s" % (name, why))
+                continue
+            ok, msg = run_check(asmevo_run, path, kernel,
+                                os.path.join(suite_dir, specs[0]),
+                                os.path.join(suite_dir, checks[0]))
+            ran += 1
+            failed += not ok
+            print("%s: %s: %s" % (name, "ok" if ok else "FAILED", msg),
+                  flush=True)
+    print("hostcheck: %d checked, %d failed" % (ran, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
