@@ -478,6 +478,28 @@ TEST(EmuMemory, LoadNeedsWaitcnt) {
       << R.Run.Message;
 }
 
+// d16_hi stores write the high half of the data register (they used to
+// take it from uninitialized bytes: found by the corpus pipeline run).
+TEST(EmuMemory, StoreD16Hi) {
+  MemSnip T;
+  auto R = T.run({"v_mov_b32_e32 v1, 0xabcd1234",
+                  "global_store_short_d16_hi v0, v1, s[0:1] offset:2",
+                  "global_store_byte_d16_hi v0, v1, s[0:1] offset:64"});
+  RUN_OK(R);
+  uint16_t H;
+  std::memcpy(&H, T.Buf->Data.data() + 2, 2);
+  EXPECT_EQ(H, 0xabcdu);
+  EXPECT_EQ(T.Buf->Data[64], 0xcdu);
+  // The bytes next to the stored ones keep their values (1000 = 0x3e8).
+  EXPECT_EQ(T.Buf->Data[0], 0xe8u);
+  EXPECT_EQ(T.Buf->Data[65], 0x03u); // 1016 = 0x3f8 at 64: byte 1 is 0x03
+  R = T.run({"v_mov_b32_e32 v1, 0x5678beef", "v_mov_b32_e32 v2, 0",
+             "ds_write_b16_d16_hi v2, v1 offset:8", "s_waitcnt lgkmcnt(0)",
+             "ds_read_u16 v3, v2 offset:8", "s_waitcnt lgkmcnt(0)"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[3][0], 0x5678u);
+}
+
 TEST(EmuMemory, SmemOutOfOrder) {
   MemSnip T;
   auto R = T.run({"s_load_dword s4, s[0:1], 0x0", "ds_read_b32 v1, v0",
