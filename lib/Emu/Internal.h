@@ -226,6 +226,9 @@ struct Wave {
     uint32_t Len;
     uint8_t Lane; // 64: scalar
     bool Write, Atomic;
+    // Non-zero: the accesses of all active lanes from Lane on, Stride bytes
+    // each, back to back in lane order (one entry for a contiguous wave).
+    uint8_t Stride = 0;
   };
   std::vector<GlobalAcc> GAcc;
   uint32_t L1InvEpoch = 0; // barrier epoch of the last vector L1 invalidate

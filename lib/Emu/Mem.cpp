@@ -275,9 +275,8 @@ void doLane(Wave &W, const Inst &I, uint8_t *Ptr, int Space, unsigned Lane,
     break;
   case Store: {
     uint8_t Buf[16];
+    gatherData(W, *Data, Lane, N, Buf);
     unsigned D16 = auxD16(A);
-    // A d16_hi store reads the whole register to take its high half.
-    gatherData(W, *Data, Lane, D16 == 2 ? 4 : N, Buf);
     if (D16 == 2) { // store the high half of the register
       uint32_t V;
       std::memcpy(&V, Buf, 4);
@@ -332,6 +331,76 @@ bool ldsDma(Wave &W, const Inst &I, unsigned L, uint32_t V) {
 // FLAT / GLOBAL / SCRATCH
 //===----------------------------------------------------------------------===//
 
+// Whole-wave global loads and stores of whole dwords: when every active
+// lane's bytes lie in one mapped region (one lookup for the wave's address
+// span instead of one per lane), the lanes are copied directly. Returns
+// false, having done nothing, when the per-lane path must run (another
+// region, a fault to report, an aperture, sub-dword or atomic data, the
+// cost model's or a verifier's memory hook).
+bool globalFastPath(Wave &W, const Inst &I, unsigned Seg, const Opnd *SAddr,
+                    uint64_t SBase, const uint32_t *V0, const uint32_t *V1,
+                    MK Kind, unsigned N, const Opnd *Dst, const Opnd *Data) {
+  if (Kind == Atomic || (N & 3) || auxD16(I.Aux) || W.C->Sink ||
+      W.C->Sh->Mem->Obs || (!V0 && !SAddr))
+    return false;
+  bool Write = Kind == Store;
+  uint32_t *Reg = Write ? (Data ? vregOf(W, *Data) : nullptr)
+                        : (Dst ? vregOf(W, *Dst) : nullptr);
+  if (!Reg)
+    return false;
+  uint64_t Exec = W.exec();
+  if (!Exec)
+    return false;
+  uint64_t Addr[64], Lo = ~0ull, Hi = 0;
+  bool Contig = true; // each active lane right after the previous one
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!((Exec >> L) & 1))
+      continue;
+    uint64_t A;
+    if (Seg == 2)
+      A = SAddr ? SBase + V0[L] : (uint64_t(V1[L]) << 32 | V0[L]);
+    else
+      A = uint64_t(V1[L]) << 32 | V0[L];
+    A += I.Off;
+    if (Seg == 0) { // flat: apertures go through the per-lane path
+      uint32_t AH = A >> 32;
+      if (AH == uint32_t(Emulator::SharedApertureBase >> 32) ||
+          AH == uint32_t(Emulator::PrivateApertureBase >> 32))
+        return false;
+    }
+    Addr[L] = A;
+    Contig &= Hi == 0 || A == Hi;
+    Lo = std::min(Lo, A);
+    Hi = std::max(Hi, A + N);
+  }
+  if (Hi < Lo)
+    return false;
+  Region *R = W.C->findRegion(Lo, Hi - Lo, Write);
+  if (!R || !(R->Perms & (Write ? PermWrite : PermRead)))
+    return false;
+  uint8_t *Base = R->Data.data() - R->Base;
+  bool Track = W.WG->Waves.size() > 1;
+  if (Track && Contig) { // cross-wave store ordering (StoreRace.cpp)
+    W.GAcc.push_back({Lo, uint32_t(Hi - Lo), uint8_t(__builtin_ctzll(Exec)),
+                      Write, false, uint8_t(N)});
+    Track = false;
+  }
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!((Exec >> L) & 1))
+      continue;
+    uint8_t *P = Base + Addr[L];
+    for (unsigned K = 0; K < N / 4; ++K) {
+      if (Write)
+        std::memcpy(P + 4 * K, &Reg[K * 64 + L], 4);
+      else
+        std::memcpy(&Reg[K * 64 + L], P + 4 * K, 4);
+    }
+    if (Track) // cross-wave store ordering (StoreRace.cpp)
+      W.GAcc.push_back({Addr[L], N, uint8_t(L), Write, false});
+  }
+  return true;
+}
+
 void hFlat(Wave &W, const Inst &I) {
   unsigned Seg = I.C0;
   bool HasV = I.C1 & 2, HasS = I.C1 & 4;
@@ -368,6 +437,9 @@ void hFlat(Wave &W, const Inst &I) {
     SBase = Seg == 1 ? readS32(W, *SAddr) : readS64(W, *SAddr);
   const uint32_t *V0 = VAddr ? vregOf(W, *VAddr) : nullptr;
   const uint32_t *V1 = V0 ? V0 + 64 : nullptr;
+  if (Seg != 1 && !ToLds && globalFastPath(W, I, Seg, SAddr, SBase, V0, V1,
+                                           Kind, N, Dst, Data))
+    return;
   for (unsigned L = 0; L < 64; ++L) {
     if (!((Exec >> L) & 1))
       continue;
@@ -605,8 +677,7 @@ void hDs(Wave &W, const Inst &I) {
       scatterResult(W, *Dst, L, P, N, A);
     } else if (Kind == Store) {
       uint8_t B[16];
-      // A d16_hi write reads the whole register to take its high half.
-      gatherData(W, *D0, L, auxD16(A) == 2 ? 4 : N, B);
+      gatherData(W, *D0, L, N, B);
       if (auxD16(A) == 2) {
         uint32_t V;
         std::memcpy(&V, B, 4);

@@ -50,27 +50,43 @@ struct Run {
   uint64_t Lo, Hi;
 };
 
-// Merges the accesses of one kind into sorted, disjoint byte runs.
+// Merges the accesses of one kind into sorted, disjoint byte runs. Lanes
+// usually come in address order: one pass, sorting only when they do not.
 void runsOf(const std::vector<Wave::GlobalAcc> &A, bool Writes,
             SmallVectorImpl<Run> &Out) {
-  SmallVector<Run, 64> V;
-  for (const Wave::GlobalAcc &X : A)
-    if (Writes ? X.Write && !X.Atomic : !X.Write || X.Atomic)
-      V.push_back({X.Addr, X.Addr + X.Len});
-  if (V.empty())
-    return;
-  bool Sorted = true;
-  for (size_t K = 1; K < V.size() && Sorted; ++K)
-    Sorted = V[K - 1].Lo <= V[K].Lo;
-  if (!Sorted)
-    std::sort(V.begin(), V.end(),
-              [](const Run &A, const Run &B) { return A.Lo < B.Lo; });
-  Out.push_back(V[0]);
-  for (size_t K = 1; K < V.size(); ++K) {
-    if (V[K].Lo <= Out.back().Hi)
-      Out.back().Hi = std::max(Out.back().Hi, V[K].Hi);
-    else
-      Out.push_back(V[K]);
+  auto Wanted = [Writes](const Wave::GlobalAcc &X) {
+    return Writes ? X.Write && !X.Atomic : !X.Write || X.Atomic;
+  };
+  size_t First = Out.size();
+  for (const Wave::GlobalAcc &X : A) {
+    if (!Wanted(X))
+      continue;
+    uint64_t Lo = X.Addr, Hi = X.Addr + X.Len;
+    if (Out.size() == First) {
+      Out.push_back({Lo, Hi});
+      continue;
+    }
+    Run &B = Out.back();
+    if (Lo >= B.Lo && Lo <= B.Hi) {
+      B.Hi = std::max(B.Hi, Hi);
+    } else if (Lo > B.Hi) {
+      Out.push_back({Lo, Hi});
+    } else { // out of order: sort and merge all of them
+      Out.truncate(First);
+      SmallVector<Run, 64> V;
+      for (const Wave::GlobalAcc &Y : A)
+        if (Wanted(Y))
+          V.push_back({Y.Addr, Y.Addr + Y.Len});
+      std::sort(V.begin(), V.end(),
+                [](const Run &P, const Run &Q) { return P.Lo < Q.Lo; });
+      for (const Run &Y : V) {
+        if (Out.size() > First && Y.Lo <= Out.back().Hi)
+          Out.back().Hi = std::max(Out.back().Hi, Y.Hi);
+        else
+          Out.push_back(Y);
+      }
+      return;
+    }
   }
 }
 
@@ -143,6 +159,12 @@ void trackGlobalAccesses(Wave &W, const Inst &I) {
           if ((!A.Write || A.Atomic) && A.Addr < Hi && A.Addr + A.Len > Lo) {
             Lane = A.Lane;
             Addr = std::max(A.Addr, Lo);
+            if (A.Stride) { // the k-th active lane from A.Lane on
+              uint64_t Exec = W.exec() >> A.Lane;
+              for (uint64_t K = (Addr - A.Addr) / A.Stride; K; --K)
+                Exec &= Exec - 1;
+              Lane = A.Lane + (Exec ? __builtin_ctzll(Exec) : 0);
+            }
             break;
           }
         W.fail(ErrorKind::Race, I,
