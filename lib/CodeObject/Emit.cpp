@@ -629,7 +629,7 @@ llvm::Error Emitter::patchDescriptorsAndMetadata(std::vector<uint8_t> &Img,
     bool UnifiedFile = Cpu == "gfx90a" || Cpu.starts_with("gfx94") ||
                        Cpu == "gfx950" || Cpu == "gfx9-4-generic";
     // Only code that changed can need more registers; unchanged kernels keep
-    // their counts exactly (the rules below are conservative, not LLVM's).
+    // their counts exactly.
     // The counts are raised only past what the original code used: the
     // original counts covered that, whatever convention wrote them (Tensile's
     // .vgpr_count, for one, counts differently from LLVM's).
@@ -640,7 +640,10 @@ llvm::Error Emitter::patchDescriptorsAndMetadata(std::vector<uint8_t> &Img,
       RegisterUsage Before = originalKernelUsage(K, Orig);
       if (Usage.NumVGPR > Before.NumVGPR || Usage.NumAGPR > Before.NumAGPR ||
           Usage.NumSGPR > Before.NumSGPR)
-        raiseResourceCounts(Usage, UnifiedFile, KD, Meta);
+        raiseResourceCounts(
+            Usage,
+            numExtraSGPRs(TI, Usage.UsesVCC, kernelUsesFlatScratch(Usage, KD)),
+            UnifiedFile, KD, Meta);
     }
     if (K.getDescriptorAddr() < 0)
       return llvm::createStringError(

@@ -4,10 +4,16 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 
 using namespace mlir;
 using namespace asmevo;
 using namespace asmevo::amdgcn;
+
+static void noteSpecial(RegisterUsage &U, StringRef Name) {
+  U.UsesVCC |= Name.starts_with("vcc");
+  U.UsesFlatScratch |= Name.starts_with("flat_scratch");
+}
 
 RegisterUsage asmevo::computeRegisterUsage(Operation *Fn, TargetInfo &TI) {
   RegisterUsage U;
@@ -39,7 +45,7 @@ RegisterUsage asmevo::computeRegisterUsage(Operation *Fn, TargetInfo &TI) {
         U.NumSGPR = std::max(U.NumSGPR, End);
         break;
       case RegKind::Special:
-        U.UsesVCC |= StringRef(TI.regName(A.Reg)).starts_with("vcc");
+        noteSpecial(U, TI.regName(A.Reg));
         break;
       default:
         break;
@@ -72,7 +78,7 @@ RegisterUsage asmevo::computeRegisterUsage(ArrayRef<uint8_t> Code,
       else if (R.Kind == RegKind::SGPR)
         U.NumSGPR = std::max(U.NumSGPR, End);
       else if (R.Kind == RegKind::Special)
-        U.UsesVCC |= StringRef(TI.regName(A.Reg)).starts_with("vcc");
+        noteSpecial(U, TI.regName(A.Reg));
     }
   }
   return U;
@@ -116,8 +122,34 @@ static unsigned blocks(unsigned N, unsigned Granule) {
   return (std::max(N, 1u) + Granule - 1) / Granule - 1;
 }
 
-bool asmevo::raiseResourceCounts(const RegisterUsage &Usage, bool HasAGPRFile,
-                                 KernelDescriptor &KD, DictionaryAttr &Metadata) {
+unsigned asmevo::numExtraSGPRs(const TargetInfo &TI, bool VCCUsed,
+                               bool FlatScrUsed) {
+  const llvm::MCSubtargetInfo &STI = TI.subtarget();
+  unsigned Extra = VCCUsed ? 2 : 0;
+  if (STI.checkFeatures("+gfx10-insts"))
+    return Extra;
+  if (!STI.checkFeatures("+gfx8-insts"))
+    return FlatScrUsed ? 4 : Extra;
+  // The target id's XNACK setting: "-xnack" is off, "+xnack" on, nothing is
+  // "any" (reserved as if on) where the hardware supports XNACK.
+  bool XnackOnOrAny =
+      STI.checkFeatures("+xnack-support") && !TI.features().contains("-xnack");
+  if (XnackOnOrAny)
+    Extra = 4;
+  if (FlatScrUsed || STI.checkFeatures("+architected-flat-scratch"))
+    Extra = 6;
+  return Extra;
+}
+
+bool asmevo::kernelUsesFlatScratch(const RegisterUsage &Usage,
+                                   const KernelDescriptor &KD) {
+  return Usage.UsesFlatScratch || KD.enableSgprFlatScratchInit();
+}
+
+bool asmevo::raiseResourceCounts(const RegisterUsage &Usage,
+                                 unsigned ExtraSGPRs, bool HasAGPRFile,
+                                 KernelDescriptor &KD,
+                                 DictionaryAttr &Metadata) {
   auto metaInt = [&](StringRef Key) -> int64_t {
     if (!Metadata)
       return 0;
@@ -129,9 +161,9 @@ bool asmevo::raiseResourceCounts(const RegisterUsage &Usage, bool HasAGPRFile,
   unsigned VGPR = std::max<unsigned>(Usage.NumVGPR, metaInt(".vgpr_count"));
   unsigned AGPR = std::max<unsigned>(Usage.NumAGPR, metaInt(".agpr_count"));
   // The count includes the extra SGPRs at the top of the allocation (VCC,
-  // FLAT_SCRATCH, XNACK_MASK): at most 6 on GFX9. Used only for changed code,
-  // so the bound may be loose.
-  unsigned SGPR = std::max<unsigned>(metaInt(".sgpr_count"), Usage.NumSGPR + 6);
+  // FLAT_SCRATCH, XNACK_MASK).
+  unsigned SGPR =
+      std::max<unsigned>(metaInt(".sgpr_count"), Usage.NumSGPR + ExtraSGPRs);
 
   // Register blocks in the descriptor. With a unified file (gfx90a+),
   // .vgpr_count is the total: architectural VGPRs up to accum_offset, then

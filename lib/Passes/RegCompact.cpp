@@ -14,6 +14,7 @@
 #include "RewriteUtils.h"
 
 #include "asmevo/Analysis/Liveness.h"
+#include "asmevo/CodeObject/Resources.h"
 #include "asmevo/Passes/Passes.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -260,8 +261,20 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
     NewTotal = std::min(NewTotal, OldTotal);
     int64_t OldSgpr = metaInt(".sgpr_count");
     unsigned SgprSaved = OldEnd[0] - NewEnd[0];
+    // The SGPR count includes VCC/FLAT_SCRATCH/XNACK_MASK above the numbered
+    // SGPRs (LLVM's rules, numExtraSGPRs). Renaming leaves those uses alone,
+    // so the original count minus the saving keeps any slack it had; it is
+    // never below what the renamed code needs, nor above the original.
+    RegisterUsage Usage = computeRegisterUsage(K, TI);
+    unsigned Needed =
+        NewEnd[0] + numExtraSGPRs(TI, Usage.UsesVCC,
+                                  Usage.UsesFlatScratch ||
+                                      descInt("enable_sgpr_flat_scratch_init"));
     unsigned NewSgpr =
-        OldSgpr >= 0 ? unsigned(OldSgpr) - SgprSaved : NewEnd[0] + 6;
+        OldSgpr >= 0
+            ? std::max(unsigned(std::max<int64_t>(OldSgpr - SgprSaved, 0)),
+                       std::min(unsigned(OldSgpr), Needed))
+            : Needed;
 
     NamedAttrList D(Desc);
     D.set("accum_offset", B.getI64IntegerAttr(NewAccum / 4 - 1));

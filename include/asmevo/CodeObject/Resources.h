@@ -14,14 +14,33 @@ struct RegisterUsage {
   unsigned NumAGPR = 0;
   unsigned NumSGPR = 0; // numbered SGPRs only (no VCC/FLAT_SCRATCH/XNACK)
   bool UsesVCC = false;
+  bool UsesFlatScratch = false; // names FLAT_SCRATCH (or a half of it)
 
   void merge(const RegisterUsage &O) {
     NumVGPR = std::max(NumVGPR, O.NumVGPR);
     NumAGPR = std::max(NumAGPR, O.NumAGPR);
     NumSGPR = std::max(NumSGPR, O.NumSGPR);
     UsesVCC |= O.UsesVCC;
+    UsesFlatScratch |= O.UsesFlatScratch;
   }
 };
+
+/// SGPRs the hardware reserves above a wave's numbered SGPRs for VCC,
+/// FLAT_SCRATCH and XNACK_MASK, by LLVM's rules (AMDGPU
+/// IsaInfo::getNumExtraSGPRs, called by the asm printer with the target id's
+/// "XNACK on or any"): GFX10+ only VCC (2); GFX8/GFX9 6 with FLAT_SCRATCH
+/// used or architected flat scratch (gfx940+: always 6), else 4 with XNACK
+/// on or unspecified ("any") on a processor that supports it, else 2 with
+/// VCC used, else 0; before GFX8 4 with FLAT_SCRATCH, else 2 with VCC.
+/// The generation and the features come from LLVM's subtarget tables.
+unsigned numExtraSGPRs(const TargetInfo &TI, bool VCCUsed, bool FlatScrUsed);
+
+/// Whether a kernel's FLAT_SCRATCH counts as used for numExtraSGPRs: the code
+/// names it, or the descriptor asks the hardware to initialize it
+/// (enable_sgpr_flat_scratch_init), which LLVM sets only for kernels that use
+/// it.
+bool kernelUsesFlatScratch(const RegisterUsage &Usage,
+                           const KernelDescriptor &KD);
 
 /// Calls Visit on Fn and on every function it can reach through PC-relative
 /// targets that start a function, each once; stops when Visit returns false.
@@ -43,10 +62,12 @@ RegisterUsage computeKernelRegisterUsage(amdgcn::KernelOp Kernel,
 /// cover Usage; never lowers them (a pass that frees registers sets the
 /// counts itself). Rules for gfx90a/gfx942 from AMDGPUUsage: VGPRs and AGPRs
 /// share one file, AGPRs start at accum_offset ((field + 1) * 4), the VGPR
-/// block count is ceil(total / 8) - 1, the SGPR block count is
-/// ceil(sgpr_count / 8) - 1. Returns whether anything changed.
-bool raiseResourceCounts(const RegisterUsage &Usage, bool HasAGPRFile,
-                         KernelDescriptor &KD, mlir::DictionaryAttr &Metadata);
+/// block count is ceil(total / 8) - 1, the SGPR count is the numbered SGPRs
+/// plus ExtraSGPRs (numExtraSGPRs), its block count ceil(count / 8) - 1.
+/// Returns whether anything changed.
+bool raiseResourceCounts(const RegisterUsage &Usage, unsigned ExtraSGPRs,
+                         bool HasAGPRFile, KernelDescriptor &KD,
+                         mlir::DictionaryAttr &Metadata);
 
 } // namespace asmevo
 
