@@ -107,6 +107,7 @@ private:
   llvm::DenseMap<Operation *, uint64_t> OpAddr;
   llvm::DenseMap<Block *, uint64_t> BlockAddr;
   llvm::DenseMap<int64_t, uint64_t> IdAddr;      // landing address
+  std::vector<std::pair<int64_t, uint64_t>> SortedIds; // IdAddr, by id
   llvm::DenseMap<int64_t, uint64_t> IdExactAddr; // the instruction itself
   uint64_t NewTextEnd = 0;
   // When .text grows: everything after it moves by Delta (a multiple of the
@@ -778,6 +779,37 @@ llvm::Error Emitter::patchSymbolsAndRelocations(std::vector<uint8_t> &Img,
               Placed = true;
               break;
             }
+          if (Placed)
+            continue;
+        }
+        // A local untyped symbol is an assembler label (Tensile keeps its
+        // loop and skip labels): nothing at run time reads it, and no
+        // relocation may patch code. When a pass deleted the instruction it
+        // named, it names the next surviving instruction of its function
+        // (or the end of the function's code) instead of failing emission.
+        if (!IdAddr.count(Value) && Type == llvm::ELF::STT_NOTYPE &&
+            (Sym[4] >> 4) == llvm::ELF::STB_LOCAL) {
+          if (SortedIds.empty()) {
+            SortedIds.assign(IdAddr.begin(), IdAddr.end());
+            llvm::sort(SortedIds);
+          }
+          bool Placed = false;
+          for (const FunctionLayout &L : Funcs) {
+            if (int64_t(Value) < L.OldStart ||
+                int64_t(Value) >= L.OldStart + L.OldCodeSize)
+              continue;
+            auto Next = llvm::partition_point(
+                SortedIds, [&](const std::pair<int64_t, uint64_t> &P) {
+                  return P.first < int64_t(Value);
+                });
+            uint64_t New = L.NewStart + L.NewCodeSize;
+            if (Next != SortedIds.end() &&
+                Next->first < L.OldStart + L.OldCodeSize)
+              New = Next->second;
+            endian::write64le(Sym + 8, New);
+            Placed = true;
+            break;
+          }
           if (Placed)
             continue;
         }
