@@ -331,31 +331,72 @@ bool ldsDma(Wave &W, const Inst &I, unsigned L, uint32_t V) {
 // FLAT / GLOBAL / SCRATCH
 //===----------------------------------------------------------------------===//
 
-// Whole-wave global loads and stores of whole dwords: when every active
-// lane's bytes lie in one mapped region (one lookup for the wave's address
-// span instead of one per lane), the lanes are copied directly. Returns
-// false, having done nothing, when the per-lane path must run (another
-// region, a fault to report, an aperture, sub-dword or atomic data, the
-// cost model's or a verifier's memory hook).
+// Whole-wave loads and stores of whole dwords at the per-lane addresses
+// Addr (active lanes of Exec): when every lane's bytes lie in one mapped
+// region with the permission (one lookup for the wave's address span
+// instead of one per lane), the lanes are copied directly and true is
+// returned; otherwise nothing is done and the caller's per-lane path runs
+// (it reports faults lane by lane).
+bool wholeWaveCopy(Wave &W, const uint64_t *Addr, uint64_t Exec, unsigned N,
+                   bool Write, uint32_t *Reg) {
+  uint64_t Lo = ~0ull, Hi = 0;
+  bool Contig = true; // each active lane right after the previous one
+  for (uint64_t M = Exec; M; M &= M - 1) {
+    uint64_t A = Addr[__builtin_ctzll(M)];
+    Contig &= Hi == 0 || A == Hi;
+    Lo = std::min(Lo, A);
+    Hi = std::max(Hi, A + N);
+  }
+  if (Hi <= Lo)
+    return false;
+  Region *R = W.C->findRegion(Lo, Hi - Lo, Write);
+  if (!R || !(R->Perms & (Write ? PermWrite : PermRead)))
+    return false;
+  uint8_t *Base = R->Data.data() - R->Base;
+  bool Track = W.WG->Waves.size() > 1;
+  if (Track && Contig) { // cross-wave store ordering (StoreRace.cpp)
+    W.GAcc.push_back({Lo, uint32_t(Hi - Lo), uint8_t(__builtin_ctzll(Exec)),
+                      Write, false, uint8_t(N)});
+    Track = false;
+  }
+  for (uint64_t M = Exec; M; M &= M - 1) {
+    unsigned L = __builtin_ctzll(M);
+    uint8_t *P = Base + Addr[L];
+    for (unsigned K = 0; K < N / 4; ++K) {
+      if (Write)
+        std::memcpy(P + 4 * K, &Reg[K * 64 + L], 4);
+      else
+        std::memcpy(&Reg[K * 64 + L], P + 4 * K, 4);
+    }
+    if (Track)
+      W.GAcc.push_back({Addr[L], N, uint8_t(L), Write, false});
+  }
+  return true;
+}
+
+// The register file rows a whole-wave copy reads or writes, or null when
+// the access needs the per-lane path (atomics, sub-dword or d16 data, the
+// cost model's or a verifier's memory hook, no data register).
+uint32_t *wholeWaveReg(Wave &W, const Inst &I, MK Kind, unsigned N,
+                       const Opnd *Dst, const Opnd *Data) {
+  if (Kind == Atomic || (N & 3) || auxD16(I.Aux) || W.C->Sink ||
+      W.C->Sh->Mem->Obs || !W.exec())
+    return nullptr;
+  const Opnd *O = Kind == Store ? Data : Dst;
+  return O ? vregOf(W, *O) : nullptr;
+}
+
+// FLAT/GLOBAL: whole-wave path unless a flat address is in an aperture.
 bool globalFastPath(Wave &W, const Inst &I, unsigned Seg, const Opnd *SAddr,
                     uint64_t SBase, const uint32_t *V0, const uint32_t *V1,
                     MK Kind, unsigned N, const Opnd *Dst, const Opnd *Data) {
-  if (Kind == Atomic || (N & 3) || auxD16(I.Aux) || W.C->Sink ||
-      W.C->Sh->Mem->Obs || (!V0 && !SAddr))
-    return false;
-  bool Write = Kind == Store;
-  uint32_t *Reg = Write ? (Data ? vregOf(W, *Data) : nullptr)
-                        : (Dst ? vregOf(W, *Dst) : nullptr);
-  if (!Reg)
+  uint32_t *Reg = wholeWaveReg(W, I, Kind, N, Dst, Data);
+  if (!Reg || (!V0 && !SAddr))
     return false;
   uint64_t Exec = W.exec();
-  if (!Exec)
-    return false;
-  uint64_t Addr[64], Lo = ~0ull, Hi = 0;
-  bool Contig = true; // each active lane right after the previous one
-  for (unsigned L = 0; L < 64; ++L) {
-    if (!((Exec >> L) & 1))
-      continue;
+  uint64_t Addr[64];
+  for (uint64_t M = Exec; M; M &= M - 1) {
+    unsigned L = __builtin_ctzll(M);
     uint64_t A;
     if (Seg == 2)
       A = SAddr ? SBase + V0[L] : (uint64_t(V1[L]) << 32 | V0[L]);
@@ -369,36 +410,8 @@ bool globalFastPath(Wave &W, const Inst &I, unsigned Seg, const Opnd *SAddr,
         return false;
     }
     Addr[L] = A;
-    Contig &= Hi == 0 || A == Hi;
-    Lo = std::min(Lo, A);
-    Hi = std::max(Hi, A + N);
   }
-  if (Hi < Lo)
-    return false;
-  Region *R = W.C->findRegion(Lo, Hi - Lo, Write);
-  if (!R || !(R->Perms & (Write ? PermWrite : PermRead)))
-    return false;
-  uint8_t *Base = R->Data.data() - R->Base;
-  bool Track = W.WG->Waves.size() > 1;
-  if (Track && Contig) { // cross-wave store ordering (StoreRace.cpp)
-    W.GAcc.push_back({Lo, uint32_t(Hi - Lo), uint8_t(__builtin_ctzll(Exec)),
-                      Write, false, uint8_t(N)});
-    Track = false;
-  }
-  for (unsigned L = 0; L < 64; ++L) {
-    if (!((Exec >> L) & 1))
-      continue;
-    uint8_t *P = Base + Addr[L];
-    for (unsigned K = 0; K < N / 4; ++K) {
-      if (Write)
-        std::memcpy(P + 4 * K, &Reg[K * 64 + L], 4);
-      else
-        std::memcpy(&Reg[K * 64 + L], P + 4 * K, 4);
-    }
-    if (Track) // cross-wave store ordering (StoreRace.cpp)
-      W.GAcc.push_back({Addr[L], N, uint8_t(L), Write, false});
-  }
-  return true;
+  return wholeWaveCopy(W, Addr, Exec, N, Kind == Store, Reg);
 }
 
 void hFlat(Wave &W, const Inst &I) {
@@ -523,6 +536,32 @@ void hBuf(Wave &W, const Inst &I) {
   const uint32_t *VA = VAddr ? vregOf(W, *VAddr) : nullptr;
   bool Scratch = (Base >> 32) == (ScratchRsrcBase >> 32);
   uint64_t Exec = W.exec();
+  // Whole-wave path: every active lane's access entirely in range.
+  if (!Scratch && !ToLds && !AddTid && (!(Offen || Idxen) || VA)) {
+    if (uint32_t *Reg = wholeWaveReg(W, I, Kind, N, Dst, Data)) {
+      uint64_t Addr[64];
+      bool AllIn = true;
+      for (uint64_t M = Exec; M && AllIn; M &= M - 1) {
+        unsigned L = __builtin_ctzll(M);
+        uint32_t VIdx = 0, VOff = 0;
+        if (Idxen && Offen) {
+          VIdx = VA[L];
+          VOff = VA[64 + L];
+        } else if (Idxen) {
+          VIdx = VA[L];
+        } else if (Offen) {
+          VOff = VA[L];
+        }
+        uint64_t Off = uint64_t(VOff) + I.Off;
+        // Dword-granular range check of the whole access (gfx9 rules).
+        AllIn = Stride == 0 ? Off + N <= NumRec
+                            : VIdx < NumRec && Off + N <= Stride;
+        Addr[L] = Base + SOffset + uint64_t(VIdx) * Stride + Off;
+      }
+      if (AllIn && wholeWaveCopy(W, Addr, Exec, N, Write, Reg))
+        return;
+    }
+  }
   for (unsigned L = 0; L < 64; ++L) {
     if (!((Exec >> L) & 1))
       continue;
