@@ -31,6 +31,10 @@ and the other two are zeroed.
 Kind "gather" (rocSPARSE gthr): out[i] = src[index[i] - base], i < count;
 index is an i32 buffer (fill "index-i32:SEED:N").
 
+Kind "csrmv" (rocSPARSE csrmvn): y = alpha * A x + beta * y0 with A in CSR
+(separate row_begin/row_end offset arrays, col, val); y0 is y as the spec
+makes it (fills "arith-i32" for the offsets, "index-i32" for columns).
+
 Used by bench/run-suite (column "host check") and on its own:
   bench/kernels/hostcheck.py --build BUILD [--corpus DIR] [--filter RE]
 runs every suite entry that has a check:FILE token. Exit 1 when a check
@@ -218,13 +222,61 @@ def corpus_object(corpus, rel):
     return path, None
 
 
+def _ints(path):
+    with open(path, "rb") as f:
+        raw = f.read()
+    a = array.array("i")
+    a.frombytes(raw[: len(raw) // 4 * 4])
+    return a
+
+
+def check_csrmv(c, outdir, before):
+    """y = alpha * A x + beta * y0 (A in CSR with separate begin/end
+    offsets); before holds the inputs (the spec's bytes of y)."""
+    dt = c.get("dtype", "f32")
+    arg = lambda i: os.path.join(outdir, "arg%d.bin" % c[i])
+    rb, re_, col = _ints(arg("row_begin")), _ints(arg("row_end")), \
+        _ints(arg("col"))
+    val, x, y = _load(arg("val"), dt), _load(arg("x"), dt), \
+        _load(arg("y"), dt)
+    y0 = _load(os.path.join(before, "arg%d.bin" % c["y"]), dt)
+    m, base, alpha, beta = c["m"], c.get("base", 0), c["alpha"], c["beta"]
+    if min(len(rb), len(re_), len(y), len(y0)) < m:
+        return False, "buffers smaller than the check's m"
+    bad, first, nnz = 0, None, 0
+    for r in range(m):
+        s = 0.0
+        for j in range(rb[r] - base, re_[r] - base):
+            k = col[j] - base
+            if not (0 <= j < len(val) and 0 <= k < len(x)):
+                return False, "row %d: entry %d or column %d out of range" % (
+                    r, j, k)
+            s += alpha * val[j] * x[k]
+            nnz += 1
+        ref = _round(s + beta * y0[r] if beta != 0 else s, dt)
+        if y[r] != ref:
+            bad += 1
+            if first is None:
+                first = (r, y[r], ref)
+    if bad:
+        r, got, ref = first
+        return False, ("%d of %d rows differ from the host SpMV; first y[%d] "
+                       "= %r, expected %r" % (bad, m, r, got, ref))
+    if nnz == 0:
+        return False, "the matrix is empty: the check proves nothing"
+    return True, ("y matches the host SpMV exactly (%d rows, %d nonzeros)"
+                  % (m, nnz))
+
+
 def run_check(asmevo_run, obj, kernel, spec, check_path, timeout=900):
     """(ok, message). Runs K0 with the spec and checks its output."""
     with open(check_path) as f:
         c = json.load(f)
     with tempfile.TemporaryDirectory(prefix="asmevo-hostcheck-") as out:
+        before = os.path.join(out, "before")
         p = subprocess.run([asmevo_run, obj, "--kernel", kernel, "--spec",
-                            spec, "--out", out, "--quiet"],
+                            spec, "--inputs", before, "--out", out,
+                            "--quiet"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, timeout=timeout)
         if p.returncode != 0:
@@ -233,6 +285,8 @@ def run_check(asmevo_run, obj, kernel, spec, check_path, timeout=900):
                 p.returncode, msg[-1] if msg else "")
         if c.get("kind") == "gemm":
             return check_gemm(c, out)
+        if c.get("kind") == "csrmv":
+            return check_csrmv(c, out, before)
         if c.get("kind") == "gather":
             return check_gather(c, out)
         if c.get("kind") == "prune_strip":

@@ -8,6 +8,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <cstdint>
 #include <cstring>
 #include <random>
 
@@ -178,10 +179,24 @@ Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
             uint32_t V = uint32_t(G() % N);
             std::memcpy(&B.Data[Off], &V, 4);
           }
+        } else if (Fill.consume_front("arith-i32:")) {
+          // START, START+STEP, ...: CSR row offsets and other index arrays
+          // whose structure a random fill cannot give.
+          auto [StartS, StepS] = Fill.split(':');
+          int64_t Start, Step;
+          if (StartS.getAsInteger(10, Start) || StepS.getAsInteger(10, Step))
+            return err(Where + ": fill arith-i32 needs START:STEP");
+          for (size_t Off = 0; Off + 4 <= B.Data.size(); Off += 4) {
+            int64_t V = Start + Step * int64_t(Off / 4);
+            if (V < INT32_MIN || V > INT32_MAX)
+              return err(Where + ": fill arith-i32 leaves the i32 range");
+            int32_t V32 = int32_t(V);
+            std::memcpy(&B.Data[Off], &V32, 4);
+          }
         } else if (Fill != "zero") {
           return err(Where + ": fill must be zero, random:SEED, "
-                             "int-f32:SEED, int-f16:SEED or "
-                             "index-i32:SEED:N");
+                             "int-f32:SEED, int-f16:SEED, "
+                             "index-i32:SEED:N or arith-i32:START:STEP");
         }
       }
       B.ReadOnly = O->getBoolean("readonly").value_or(false);

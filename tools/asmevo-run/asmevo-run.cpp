@@ -1,6 +1,6 @@
 //===- asmevo-run.cpp - Run one kernel dispatch on the CPU emulator -------===//
 //
-//   asmevo-run CODEOBJ --kernel NAME --spec SPEC.json [--out DIR] [--trace]
+//   asmevo-run CODEOBJ --kernel NAME --spec SPEC.json [--out DIR] [--inputs DIR] [--trace]
 //              [--profile] [--threads N] [--budget N] [--refuse-approx]
 //              [--capture FILE]
 //   asmevo-run CODEOBJ --kernel NAME --spec SPEC.json --executor hip
@@ -43,6 +43,9 @@ static cl::list<std::string> Inputs(cl::Positional, cl::desc("<code object>...")
 static cl::opt<std::string> KernelName("kernel", cl::desc("kernel to run"));
 static cl::opt<std::string> SpecPath("spec", cl::desc("dispatch spec (JSON)"));
 static cl::opt<std::string> OutDir("out", cl::desc("write buffer arguments here"));
+static cl::opt<std::string>
+    InputsDir("inputs", cl::desc("write buffer argument i as the spec makes "
+                                 "it (before the run) to DIR/arg<i>.bin"));
 static cl::opt<std::string>
     CapturePath("capture", cl::desc("write the dispatch (before and after) as "
                                     "a capture file (docs/capture-format.md)"));
@@ -295,6 +298,18 @@ int main(int argc, char **argv) {
   if (!SpecOr)
     return usageError(toString(SpecOr.takeError()));
   verify::DispatchSpec &Spec = *SpecOr;
+  if (!InputsDir.empty()) {
+    if (std::error_code EC = sys::fs::create_directories(InputsDir))
+      return usageError("cannot create " + InputsDir + ": " + EC.message());
+    for (const verify::SpecBuffer &B : Spec.Buffers) {
+      std::string P = formatv("{0}/arg{1}.bin", InputsDir, B.ArgIndex).str();
+      std::error_code EC;
+      raw_fd_ostream OS(P, EC);
+      if (EC)
+        return usageError("cannot write " + P);
+      OS.write(reinterpret_cast<const char *>(B.Data.data()), B.Data.size());
+    }
+  }
 
   if (ExecutorName == "hip")
     return runOnHip(**CO, *K, Spec);

@@ -265,6 +265,43 @@ TEST(Spec, IntegerFloatFill) {
     llvm::consumeError(Bad.takeError());
 }
 
+TEST(Spec, IndexFills) {
+  auto CO = CodeObject::load(test::testKernel("elementwise-gfx942-v5.hsaco"));
+  ASSERT_TRUE(bool(CO));
+  const KernelInfo *K = (*CO)->kernel("axpy_f32");
+  ASSERT_TRUE(K);
+  auto S = parseSpec(R"({"workgroups":[1],"workgroup_size":[64],"args":[
+      {"i32":100},{"f32":1.5},{"buffer_size":4000,"fill":"index-i32:3:10"},
+      {"buffer_size":40,"fill":"arith-i32:16:-4"}]})",
+                     *K, "", "s.json");
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  std::set<int32_t> Seen;
+  for (size_t I = 0; I < 1000; ++I) {
+    int32_t V;
+    std::memcpy(&V, S->Buffers[0].Data.data() + 4 * I, 4);
+    EXPECT_TRUE(V >= 0 && V < 10) << V;
+    Seen.insert(V);
+  }
+  EXPECT_EQ(Seen.size(), 10u);
+  for (size_t I = 0; I < 10; ++I) {
+    int32_t V;
+    std::memcpy(&V, S->Buffers[1].Data.data() + 4 * I, 4);
+    EXPECT_EQ(V, 16 - 4 * int32_t(I));
+  }
+  for (const char *Fill :
+       {"index-i32:3:0", "index-i32:3", "arith-i32:1", "arith-i32:0:x",
+        "arith-i32:2147483647:1"}) {
+    std::string J = std::string(R"({"workgroups":[1],"workgroup_size":[64],)"
+                                R"("args":[{"i32":1},{"f32":1},)"
+                                R"({"buffer_size":8,"fill":")") +
+                    Fill + R"("},{"buffer_size":4}]})";
+    auto Bad = parseSpec(J, *K, "", "bad.json");
+    EXPECT_FALSE(bool(Bad)) << Fill;
+    if (!Bad)
+      llvm::consumeError(Bad.takeError());
+  }
+}
+
 TEST(Timing, Statistics) {
   TimingStats T = summarizeTimes({4, 1, 3, 10, 2});
   EXPECT_EQ(T.Median, 3);
