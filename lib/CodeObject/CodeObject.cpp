@@ -2,6 +2,8 @@
 
 #include "asmevo/CodeObject/CodeObject.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELF.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -24,24 +26,7 @@ const msgpack::Document &CodeObject::metadataDocument() const {
 }
 
 const msgpack::DocNode *CodeObject::kernelMetadataNode(StringRef Symbol) const {
-  for (const MetadataNote &N : Notes) {
-    auto &Root = N.Doc->getRoot();
-    if (!Root.isMap())
-      continue;
-    auto It = Root.getMap().find("amdhsa.kernels");
-    if (It == Root.getMap().end() || !It->second.isArray())
-      continue;
-    for (auto &KN : It->second.getArray()) {
-      if (!KN.isMap())
-        continue;
-      auto S = KN.getMap().find(".symbol");
-      if (S != KN.getMap().end() &&
-          S->second.getKind() == msgpack::Type::String &&
-          S->second.getString() == Symbol)
-        return &KN;
-    }
-  }
-  return nullptr;
+  return MetadataBySymbol.lookup(Symbol);
 }
 CodeObject::~CodeObject() = default;
 
@@ -112,10 +97,8 @@ Expected<ArrayRef<uint8_t>> CodeObject::bytesAt(uint64_t VAddr,
 }
 
 const KernelInfo *CodeObject::kernel(StringRef KName) const {
-  for (const KernelInfo &K : Kernels)
-    if (K.Name == KName)
-      return &K;
-  return nullptr;
+  auto It = KernelIndex.find(KName);
+  return It == KernelIndex.end() ? nullptr : &Kernels[It->second];
 }
 
 static std::string featuresFromFlags(uint32_t Flags, unsigned Version,
@@ -331,14 +314,36 @@ Error CodeObject::parseImpl() {
     }
   }
 
+  // The first entry for each descriptor symbol, from any note.
+  for (MetadataNote &N : Notes) {
+    auto It = N.Doc->getRoot().getMap().find(N.Doc->getNode("amdhsa.kernels"));
+    if (It == N.Doc->getRoot().getMap().end())
+      continue;
+    for (msgpack::DocNode &KN : It->second.getArray()) {
+      if (!KN.isMap())
+        continue;
+      auto S = KN.getMap().find(".symbol");
+      if (S != KN.getMap().end() &&
+          S->second.getKind() == msgpack::Type::String)
+        MetadataBySymbol.try_emplace(S->second.getString(), &KN);
+    }
+  }
+
+  // Indices for the loop below (the last match wins, as it always did).
+  DenseMap<uint64_t, uint64_t> FuncSizeAt;
+  for (const ElfSymbol &F : Symbols)
+    if (F.Type == ELF::STT_FUNC && F.Size)
+      FuncSizeAt[F.Value] = F.Size;
+  StringMap<size_t> MetaIndex;
+  for (size_t I = 0; I < Metas.size(); ++I)
+    MetaIndex[Metas[I].Symbol] = I;
+
   // Kernels: every object symbol "X.kd" with a 64-byte descriptor.
+  StringSet<> SeenDescriptors;
   for (const ElfSymbol &Sym : Symbols) {
     if (!StringRef(Sym.Name).ends_with(".kd") || Sym.Type != ELF::STT_OBJECT)
       continue;
-    bool Seen = false;
-    for (const KernelInfo &K : Kernels)
-      Seen |= K.DescriptorSym == Sym.Name;
-    if (Seen)
+    if (!SeenDescriptors.insert(Sym.Name).second)
       continue; // in both .dynsym and .symtab
     KernelInfo K;
     K.DescriptorSym = Sym.Name;
@@ -356,18 +361,18 @@ Error CodeObject::parseImpl() {
           formatv("kernel {0}: descriptor at {1:x} points to code at {2:x}, "
                   "which is not in an executable section",
                   K.Name, K.DescriptorAddr, K.CodeAddr));
-    for (const ElfSymbol &F : Symbols)
-      if (F.Type == ELF::STT_FUNC && F.Value == K.CodeAddr && F.Size)
-        K.CodeSize = F.Size;
-    for (KernelMetadata &M : Metas)
-      if (M.Symbol == K.DescriptorSym)
-        K.Meta = M;
+    if (auto It = FuncSizeAt.find(K.CodeAddr); It != FuncSizeAt.end())
+      K.CodeSize = It->second;
+    if (auto It = MetaIndex.find(K.DescriptorSym); It != MetaIndex.end())
+      K.Meta = Metas[It->second];
     Kernels.push_back(std::move(K));
   }
   std::sort(Kernels.begin(), Kernels.end(),
             [](const KernelInfo &A, const KernelInfo &B) {
               return A.CodeAddr < B.CodeAddr;
             });
+  for (size_t I = 0; I < Kernels.size(); ++I)
+    KernelIndex.try_emplace(Kernels[I].Name, I);
   for (const KernelMetadata &M : Metas)
     if (!kernel(StringRef(M.Symbol).drop_back(3)))
       return createStringError("metadata names kernel descriptor '" +

@@ -66,6 +66,12 @@ private:
   bool functionChanged(const FunctionLayout &L, const CodeObject &Orig);
   /// Register usage of the kernel's original code and its callees'.
   RegisterUsage originalKernelUsage(KernelOp K, const CodeObject &Orig);
+  /// forEachReachableFunction over callee lists computed once per emission:
+  /// kernels share device functions, and walking the callees' code again for
+  /// every kernel made emission grow with kernels x callee code.
+  void forEachReachable(Operation *Fn,
+                        llvm::function_ref<bool(Operation *)> Visit);
+  const FunctionLayout *layoutOf(Operation *Fn);
   /// Bytes an op takes in this layout (long branches are longer).
   unsigned opSize(Operation *O) const {
     if (LongBranches.count(O))
@@ -104,11 +110,29 @@ private:
   EmitStats &Stats;
   uint64_t TextAddr = 0, TextSize = 0;
   std::vector<FunctionLayout> Funcs;
-  llvm::DenseMap<Operation *, uint64_t> OpAddr;
   llvm::DenseMap<Block *, uint64_t> BlockAddr;
-  llvm::DenseMap<int64_t, uint64_t> IdAddr;      // landing address
-  std::vector<std::pair<int64_t, uint64_t>> SortedIds; // IdAddr, by id
-  llvm::DenseMap<int64_t, uint64_t> IdExactAddr; // the instruction itself
+  llvm::DenseMap<Operation *, uint64_t> TermAddr; // block terminators
+  /// Where each instruction id went, sorted by id. One compact entry per
+  /// instruction instead of hash maps: the largest objects have tens of
+  /// millions of instructions, and hashing them dominated the layout's time
+  /// and memory.
+  struct IdPlace {
+    int64_t Id;
+    uint32_t Exact;      // the instruction itself, from TextAddr
+    uint32_t LandingGap; // Exact - landing address (new code put before it)
+  };
+  std::vector<IdPlace> IdPlaces;
+  const IdPlace *findId(int64_t Id) const {
+    auto It = llvm::partition_point(
+        IdPlaces, [&](const IdPlace &P) { return P.Id < Id; });
+    return It != IdPlaces.end() && It->Id == Id ? &*It : nullptr;
+  }
+  /// Landing address of an id: a reference to an instruction lands on the
+  /// new instructions a pass put right before it.
+  uint64_t landingAddr(const IdPlace &P) const {
+    return TextAddr + P.Exact - P.LandingGap;
+  }
+  uint64_t exactAddr(const IdPlace &P) const { return TextAddr + P.Exact; }
   uint64_t NewTextEnd = 0;
   // When .text grows: everything after it moves by Delta (a multiple of the
   // largest segment alignment), in the file and in the address space.
@@ -118,6 +142,10 @@ private:
   llvm::DenseSet<Operation *> LongBranches;
   std::vector<uint8_t> EmittedText; // the new .text, for change detection
   llvm::DenseMap<Operation *, unsigned> LongBranchPair;
+  // Filled on first use, after the final layout.
+  llvm::DenseMap<Operation *, SmallVector<Operation *, 2>> Callees;
+  llvm::DenseMap<Operation *, const FunctionLayout *> LayoutOf;
+  llvm::DenseMap<Operation *, bool> FunctionChanged;
 };
 
 } // namespace
@@ -146,10 +174,9 @@ static constexpr int64_t MinFinalPaddingWords = 64;
 
 llvm::Error Emitter::layout() {
   Funcs.clear();
-  OpAddr.clear();
   BlockAddr.clear();
-  IdAddr.clear();
-  IdExactAddr.clear();
+  TermAddr.clear();
+  IdPlaces.clear();
   Stats.MovedFunctions = 0;
   SmallVector<Operation *> FnOps;
   for (Operation &FnOp : Op.getBodyBlock())
@@ -186,13 +213,15 @@ llvm::Error Emitter::layout() {
       // put right before it, as a branch to its block would.
       uint64_t Landing = PC;
       for (Operation &I : B) {
-        OpAddr[&I] = PC;
+        if (&I == &B.back())
+          TermAddr[&I] = PC;
         int64_t Id = getInstId(&I);
         if (Id >= 0) {
-          IdExactAddr[Id] = PC;
-          if (!IdAddr.insert({Id, Landing}).second)
-            return llvm::createStringError(formatv(
-                "function {0}: instruction id {1:x} is used twice", L.Name, Id));
+          if (PC - TextAddr > UINT32_MAX)
+            return llvm::createStringError(
+                formatv("function {0}: code past 4 GiB of .text", L.Name));
+          IdPlaces.push_back(
+              {Id, uint32_t(PC - TextAddr), uint32_t(PC - Landing)});
         }
         PC += opSize(&I);
         if (Id >= 0)
@@ -225,6 +254,22 @@ llvm::Error Emitter::layout() {
     Funcs.push_back(L);
   }
   NewTextEnd = Cursor;
+  // Ids are original addresses, so an unedited layout is sorted already.
+  auto ById = [](const IdPlace &A, const IdPlace &B) { return A.Id < B.Id; };
+  if (!std::is_sorted(IdPlaces.begin(), IdPlaces.end(), ById))
+    std::stable_sort(IdPlaces.begin(), IdPlaces.end(), ById);
+  auto Dup = std::adjacent_find(
+      IdPlaces.begin(), IdPlaces.end(),
+      [](const IdPlace &A, const IdPlace &B) { return A.Id == B.Id; });
+  if (Dup != IdPlaces.end()) {
+    std::string Where;
+    for (const FunctionLayout &L : Funcs)
+      if (Dup->Exact + TextAddr >= L.NewStart &&
+          Dup->Exact + TextAddr < L.NewEnd)
+        Where = L.Name;
+    return llvm::createStringError(formatv(
+        "function {0}: instruction id {1:x} is used twice", Where, Dup->Id));
+  }
   return llvm::Error::success();
 }
 
@@ -233,13 +278,13 @@ llvm::Expected<uint64_t> Emitter::mapAddress(int64_t OldAddr, StringRef What) {
     return Delta && OldAddr >= int64_t(TextAddr + TextSize)
                ? uint64_t(OldAddr) + Delta
                : uint64_t(OldAddr);
-  auto It = IdAddr.find(OldAddr);
-  if (It == IdAddr.end())
+  const IdPlace *P = findId(OldAddr);
+  if (!P)
     return llvm::createStringError(
         formatv("{0} refers to code at {1:x}, which no instruction holds any "
                 "more (deleted or rewritten without its id)",
                 What, OldAddr));
-  return It->second;
+  return landingAddr(*P);
 }
 
 static void put32(std::vector<uint8_t> &Out, uint32_t W) {
@@ -289,12 +334,12 @@ llvm::Error Emitter::encodeOp(Operation *O, uint64_t Addr,
       return TargetOrErr.takeError();
     // The offset is relative to the s_getpc_b64 itself, not to code a pass
     // put before it.
-    auto Anchor = IdExactAddr.find(I.getPcrelAnchor());
-    if (Anchor == IdExactAddr.end())
+    const IdPlace *Anchor = findId(I.getPcrelAnchor());
+    if (!Anchor)
       return llvm::createStringError(
           formatv("{0}: its s_getpc_b64 (id {1:x}) no longer exists", What,
                   I.getPcrelAnchor()));
-    llvm::Expected<uint64_t> AnchorOrErr = Anchor->second;
+    llvm::Expected<uint64_t> AnchorOrErr = exactAddr(*Anchor);
     if (Bytes.size() != 8)
       return llvm::createStringError(What + ": instruction has no literal");
     uint64_t Offset = *TargetOrErr - (*AnchorOrErr + 4);
@@ -421,11 +466,11 @@ llvm::Expected<bool> Emitter::findLongBranches() {
       else if (auto Br = dyn_cast<CondBranchOp>(T))
         Dest = Br.getTaken();
       if (!Dest || LongBranches.count(T) ||
-          inBranchRange(OpAddr.lookup(T), BlockAddr.lookup(Dest)))
+          inBranchRange(TermAddr.lookup(T), BlockAddr.lookup(Dest)))
         continue;
       std::string Where =
           formatv("function {0}: branch at {1:x} to {2:x}", L.Name,
-                  OpAddr.lookup(T), BlockAddr.lookup(Dest))
+                  TermAddr.lookup(T), BlockAddr.lookup(Dest))
               .str();
       if (!isa<KernelOp>(L.Fn))
         return llvm::createStringError(
@@ -524,12 +569,14 @@ llvm::Error Emitter::encodeText(std::vector<uint8_t> &Text) {
       put32(Text, PrevFill);
       Cursor += 4;
     }
+    // Addresses follow from the sizes, as in layout().
+    uint64_t Addr = L.NewStart;
     for (Block &B : L.Fn->getRegion(0))
       for (Operation &I : B) {
-        uint64_t Addr = OpAddr.lookup(&I);
         if (llvm::Error E = encodeOp(&I, Addr, Text))
           return llvm::createStringError("function " + L.Name + ": " +
                                          llvm::toString(std::move(E)));
+        Addr += opSize(&I);
       }
     // The recorded runs, cut or extended (with the first run's word) to the
     // laid-out length.
@@ -577,17 +624,52 @@ bool Emitter::functionChanged(const FunctionLayout &L, const CodeObject &Orig) {
                      EmittedText.begin() + Off);
 }
 
+const FunctionLayout *Emitter::layoutOf(Operation *Fn) {
+  if (LayoutOf.empty())
+    for (const FunctionLayout &L : Funcs)
+      LayoutOf[L.Fn] = &L;
+  return LayoutOf.lookup(Fn);
+}
+
+void Emitter::forEachReachable(Operation *Fn,
+                               llvm::function_ref<bool(Operation *)> Visit) {
+  if (Callees.empty()) {
+    // The same edges as forEachReachableFunction: a PC-relative target that
+    // starts a function.
+    llvm::DenseMap<int64_t, Operation *> FnAt;
+    for (Operation &F : Op.getBodyBlock())
+      FnAt[F.getAttrOfType<IntegerAttr>("addr").getInt()] = &F;
+    for (Operation &F : Op.getBodyBlock()) {
+      auto &List = Callees[&F];
+      F.walk([&](InstOp I) {
+        if (I.getPcrelPart() == InstOp::NoPcRel)
+          return;
+        if (Operation *Callee = FnAt.lookup(I.getPcrelTarget()))
+          if (!llvm::is_contained(List, Callee))
+            List.push_back(Callee);
+      });
+    }
+  }
+  llvm::DenseSet<Operation *> Seen;
+  SmallVector<Operation *> Work = {Fn};
+  while (!Work.empty()) {
+    Operation *F = Work.pop_back_val();
+    if (!Seen.insert(F).second)
+      continue;
+    if (!Visit(F))
+      return;
+    auto It = Callees.find(F);
+    if (It != Callees.end())
+      Work.append(It->second.begin(), It->second.end());
+  }
+}
 
 RegisterUsage Emitter::originalKernelUsage(KernelOp K, const CodeObject &Orig) {
-  llvm::DenseMap<Operation *, const FunctionLayout *> ByOp;
-  for (const FunctionLayout &L : Funcs)
-    ByOp[L.Fn] = &L;
   RegisterUsage U;
-  forEachReachableFunction(K, [&](Operation *Fn) {
-    auto It = ByOp.find(Fn);
-    if (It != ByOp.end() && It->second->OldStart >= 0 &&
-        It->second->OldCodeSize > 0) {
-      auto Bytes = Orig.bytesAt(It->second->OldStart, It->second->OldCodeSize);
+  forEachReachable(K, [&](Operation *Fn) {
+    const FunctionLayout *L = layoutOf(Fn);
+    if (L && L->OldStart >= 0 && L->OldCodeSize > 0) {
+      auto Bytes = Orig.bytesAt(L->OldStart, L->OldCodeSize);
       if (Bytes)
         U.merge(computeRegisterUsage(*Bytes, TI));
       else
@@ -599,13 +681,13 @@ RegisterUsage Emitter::originalKernelUsage(KernelOp K, const CodeObject &Orig) {
 }
 
 bool Emitter::kernelCodeChanged(KernelOp K, const CodeObject &Orig) {
-  llvm::DenseMap<Operation *, const FunctionLayout *> ByOp;
-  for (const FunctionLayout &L : Funcs)
-    ByOp[L.Fn] = &L;
   bool Changed = false;
-  forEachReachableFunction(K, [&](Operation *Fn) {
-    auto It = ByOp.find(Fn);
-    Changed = It == ByOp.end() || functionChanged(*It->second, Orig);
+  forEachReachable(K, [&](Operation *Fn) {
+    auto [It, New] = FunctionChanged.try_emplace(Fn, true);
+    if (New)
+      if (const FunctionLayout *L = layoutOf(Fn))
+        It->second = functionChanged(*L, Orig);
+    Changed = It->second;
     return !Changed;
   });
   return Changed;
@@ -768,7 +850,7 @@ llvm::Error Emitter::patchSymbolsAndRelocations(std::vector<uint8_t> &Img,
           continue; // end of .text, which does not move
         // Labels past a function's last instruction (in its padding) keep
         // their distance from the end of the code.
-        if (!IdAddr.count(Value)) {
+        if (!findId(Value)) {
           bool Placed = false;
           for (const FunctionLayout &L : Funcs)
             if (int64_t(Value) >= L.OldStart + L.OldCodeSize &&
@@ -787,25 +869,19 @@ llvm::Error Emitter::patchSymbolsAndRelocations(std::vector<uint8_t> &Img,
         // relocation may patch code. When a pass deleted the instruction it
         // named, it names the next surviving instruction of its function
         // (or the end of the function's code) instead of failing emission.
-        if (!IdAddr.count(Value) && Type == llvm::ELF::STT_NOTYPE &&
+        if (!findId(Value) && Type == llvm::ELF::STT_NOTYPE &&
             (Sym[4] >> 4) == llvm::ELF::STB_LOCAL) {
-          if (SortedIds.empty()) {
-            SortedIds.assign(IdAddr.begin(), IdAddr.end());
-            llvm::sort(SortedIds);
-          }
           bool Placed = false;
           for (const FunctionLayout &L : Funcs) {
             if (int64_t(Value) < L.OldStart ||
                 int64_t(Value) >= L.OldStart + L.OldCodeSize)
               continue;
-            auto Next = llvm::partition_point(
-                SortedIds, [&](const std::pair<int64_t, uint64_t> &P) {
-                  return P.first < int64_t(Value);
-                });
+            auto Next = llvm::partition_point(IdPlaces, [&](const IdPlace &P) {
+              return P.Id < int64_t(Value);
+            });
             uint64_t New = L.NewStart + L.NewCodeSize;
-            if (Next != SortedIds.end() &&
-                Next->first < L.OldStart + L.OldCodeSize)
-              New = Next->second;
+            if (Next != IdPlaces.end() && Next->Id < L.OldStart + L.OldCodeSize)
+              New = landingAddr(*Next);
             endian::write64le(Sym + 8, New);
             Placed = true;
             break;
@@ -1035,7 +1111,6 @@ llvm::Expected<std::vector<uint8_t>> Emitter::run() {
   if (llvm::Error E = encodeText(NewText))
     return std::move(E);
   Stats.TextGrowth = int64_t(NewText.size()) - int64_t(TextSize);
-  EmittedText = NewText;
   if (Growth) {
     if (llvm::Error E = growImage(Img, Orig, *Text, NewText))
       return std::move(E);
@@ -1045,6 +1120,9 @@ llvm::Expected<std::vector<uint8_t>> Emitter::run() {
       put32(NewText, Fill);
     std::copy(NewText.begin(), NewText.end(), Img.begin() + Text->Offset);
   }
+  // Kept for change detection; the fill after the last function changes no
+  // function's bytes. Moved, not copied: .text can be over 100 MB.
+  EmittedText = std::move(NewText);
   if (llvm::Error E = patchDescriptorsAndMetadata(Img, Orig))
     return std::move(E);
   bool Changed = Growth != 0;

@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -194,10 +195,45 @@ bool isPaddingWord(uint32_t W) {
          W == 0;
 }
 
+/// The instructions recovery treats specially, by mnemonic.
+enum class Kind : uint8_t {
+  Other,
+  Branch,      // s_branch
+  CondBranch,  // s_cbranch_*
+  Endpgm,      // s_endpgm
+  EndpgmOther, // s_endpgm_saved, s_endpgm_ordered_ps_done
+  SetPc,       // s_setpc_b64
+  GetPc,       // s_getpc_b64
+  Waitcnt,
+  Nop,
+  Barrier,
+};
+
+Kind kindOf(StringRef M) {
+  if (!M.starts_with("s_"))
+    return Kind::Other;
+  if (M.starts_with("s_cbranch_"))
+    return Kind::CondBranch;
+  if (M.starts_with("s_endpgm"))
+    return M == "s_endpgm" ? Kind::Endpgm : Kind::EndpgmOther;
+  return llvm::StringSwitch<Kind>(M)
+      .Case("s_branch", Kind::Branch)
+      .Case("s_setpc_b64", Kind::SetPc)
+      .Case("s_getpc_b64", Kind::GetPc)
+      .Case("s_waitcnt", Kind::Waitcnt)
+      .Case("s_nop", Kind::Nop)
+      .Case("s_barrier", Kind::Barrier)
+      .Default(Kind::Other);
+}
+
 struct RawInst {
   uint64_t Addr = 0;
   ArrayRef<uint8_t> Bytes;
   const DecodedInst *D = nullptr; // null: undecodable word
+  // Read from D while it is in cache: later passes over a big function
+  // would miss on every decoded instruction again.
+  Kind K = Kind::Other;
+  bool HasPcRel = false; // an OPERAND_PCREL operand
   // Filled by analysis.
   int64_t BranchTarget = -1;
   int PcRelPart = 0;
@@ -217,7 +253,9 @@ class Recoverer {
 public:
   Recoverer(MLIRContext &Ctx, const CodeObject &CO, TargetInfo &TI,
             RecoverStats &Stats)
-      : Ctx(Ctx), CO(CO), TI(TI), Stats(Stats), B(&Ctx) {}
+      : Ctx(Ctx), CO(CO), TI(TI), Stats(Stats), B(&Ctx),
+        InstName(InstOp::getOperationName(), &Ctx),
+        NoAttrs(DictionaryAttr::get(&Ctx)) {}
 
   llvm::Expected<OwningOpRef<CodeObjectOp>> run();
 
@@ -239,6 +277,10 @@ private:
   RecoverStats &Stats;
   OpBuilder B;
   std::set<std::string> UsedNames;
+  // Most ops are amdgcn.inst; InstOp::create would look its name up in the
+  // context and copy its properties through the heap, for every one.
+  OperationName InstName;
+  DictionaryAttr NoAttrs;
 };
 
 } // namespace
@@ -518,11 +560,18 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
 
   // 1. Linear disassembly.
   std::vector<RawInst> Insts;
+  Insts.reserve(Code.size() / 6);
   for (uint64_t Off = 0; Off + 4 <= Code.size();) {
     RawInst I;
     I.Addr = F.Start + Off;
     I.D = TI.decode(Code.drop_front(Off));
     unsigned Size = I.D ? I.D->Size : 4;
+    if (I.D) {
+      I.K = kindOf(I.D->Mnemonic);
+      for (const llvm::MCOperandInfo &OI :
+           TI.desc(I.D->Inst.getOpcode()).operands())
+        I.HasPcRel |= OI.OperandType == llvm::MCOI::OPERAND_PCREL;
+    }
     I.Bytes = Code.slice(Off, Size);
     if (!I.D && NotRelocatable.empty())
       NotRelocatable = formatv("bytes at {0:x} do not decode as a {1} "
@@ -533,17 +582,17 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
   }
   uint64_t Tail = Code.size() % 4;
 
-  // 2. Branch targets.
-  std::set<uint64_t> Targets;
+  // 2. Branch targets (a sorted vector: a set's nodes cost more than the
+  //    search on functions with a million instructions).
+  std::vector<uint64_t> Targets;
+  auto isTarget = [&](uint64_t A) {
+    return std::binary_search(Targets.begin(), Targets.end(), A);
+  };
   for (RawInst &I : Insts) {
     if (!I.D)
       continue;
-    StringRef M = I.D->Mnemonic;
-    bool IsBranch = M == "s_branch" || M.starts_with("s_cbranch_");
-    const llvm::MCInstrDesc &Desc = TI.desc(I.D->Inst.getOpcode());
-    bool HasPcRel = false;
-    for (const llvm::MCOperandInfo &OI : Desc.operands())
-      HasPcRel |= OI.OperandType == llvm::MCOI::OPERAND_PCREL;
+    bool IsBranch = I.K == Kind::Branch || I.K == Kind::CondBranch;
+    bool HasPcRel = I.HasPcRel;
     if (IsBranch && HasPcRel && I.Bytes.size() == 4) {
       int16_t Simm = int16_t(word(I.Bytes) & 0xffff);
       int64_t T = int64_t(I.Addr) + 4 + int64_t(Simm) * 4;
@@ -555,13 +604,15 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
                                    I.Addr, T);
         I.BranchTarget = -1;
       } else {
-        Targets.insert(T);
+        Targets.push_back(T);
       }
     } else if (HasPcRel && NotRelocatable.empty()) {
-      NotRelocatable = formatv("PC-relative '{0}' at {1:x} is not modelled", M,
-                               I.Addr);
+      NotRelocatable = formatv("PC-relative '{0}' at {1:x} is not modelled",
+                               I.D->Mnemonic, I.Addr);
     }
   }
+  llvm::sort(Targets);
+  Targets.erase(std::unique(Targets.begin(), Targets.end()), Targets.end());
   // Instructions are in address order: find one by binary search.
   auto indexOf = [&](uint64_t Addr) -> std::optional<size_t> {
     auto It = std::lower_bound(
@@ -583,7 +634,7 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
   while (CodeEnd > 0) {
     RawInst &I = Insts[CodeEnd - 1];
     if (I.Bytes.size() != 4 || !isPaddingWord(word(I.Bytes)) ||
-        Targets.count(I.Addr))
+        isTarget(I.Addr))
       break;
     --CodeEnd;
   }
@@ -591,8 +642,8 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
   auto endsFlow = [&](const RawInst &I) {
     if (!I.D)
       return false;
-    StringRef M = I.D->Mnemonic;
-    return M == "s_branch" || M.starts_with("s_endpgm") || M == "s_setpc_b64";
+    return I.K == Kind::Branch || I.K == Kind::Endpgm ||
+           I.K == Kind::EndpgmOther || I.K == Kind::SetPc;
   };
   if (CodeEnd == 0 || !endsFlow(Insts[CodeEnd - 1]))
     CodeEnd = Insts.size();
@@ -604,7 +655,7 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
 
   // 4. PC-relative address computations.
   for (size_t I = 0; I < CodeEnd; ++I)
-    if (Insts[I].D && Insts[I].D->Mnemonic == "s_getpc_b64") {
+    if (Insts[I].D && Insts[I].K == Kind::GetPc) {
       std::string Reason;
       findPcRel(Insts, I, Reason);
       if (!Reason.empty() && NotRelocatable.empty())
@@ -615,12 +666,12 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
   // indirect jump asmevo cannot follow.
   for (size_t I = 0; I < CodeEnd; ++I) {
     RawInst &R = Insts[I];
-    if (!R.D || R.D->Mnemonic != "s_setpc_b64")
+    if (!R.D || R.K != Kind::SetPc)
       continue;
     if (R.JumpTarget >= 0) {
       if (R.JumpTarget >= int64_t(F.Start) && R.JumpTarget < int64_t(F.End) &&
           indexOf(R.JumpTarget)) {
-        Targets.insert(R.JumpTarget);
+        Targets.push_back(R.JumpTarget);
         continue;
       }
       R.JumpTarget = -1;
@@ -731,40 +782,40 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
       continue;
     }
     ++Stats.Instructions;
-    StringRef M = R.D->Mnemonic;
+    Kind K = R.K;
     uint32_t W = word(R.Bytes);
     auto encOf = [&](ArrayRef<uint8_t> Bytes) {
-      SmallVector<int32_t, 3> Enc;
+      SmallVector<int32_t, 2> Enc;
       for (size_t Off = 0; Off < Bytes.size(); Off += 4)
         Enc.push_back(int32_t(word(Bytes.drop_front(Off))));
       return Enc;
     };
     Block *TargetBlock = R.BranchTarget >= 0 ? blockFor(R.BranchTarget) : nullptr;
-    if (TargetBlock && M == "s_branch") {
+    if (TargetBlock && K == Kind::Branch) {
       BranchOp::create(B, Loc, Id, TargetBlock);
       continue;
     }
     if (TargetBlock) {
       Block *Fall = BlockAt[I + 1];
       if (Fall) {
-        CondBranchOp::create(B, Loc, Id, M, TargetBlock, Fall);
+        CondBranchOp::create(B, Loc, Id, R.D->Mnemonic, TargetBlock, Fall);
         continue;
       }
       // A conditional branch that is the last instruction: it falls out of
       // the function, which was marked not relocatable above.
     }
-    if (M == "s_endpgm" && R.Bytes.size() == 4 && (W & 0xffff) == 0) {
+    if (K == Kind::Endpgm && R.Bytes.size() == 4 && (W & 0xffff) == 0) {
       EndpgmOp::create(B, Loc, Id);
       continue;
     }
-    if (M.starts_with("s_endpgm") || M == "s_setpc_b64" ||
-        (M == "s_branch" || M.starts_with("s_cbranch_"))) {
+    if (K == Kind::Endpgm || K == Kind::EndpgmOther || K == Kind::SetPc ||
+        K == Kind::Branch || K == Kind::CondBranch) {
       SmallVector<Block *, 1> Dests;
       if (R.JumpTarget >= 0)
         if (Block *J = blockFor(R.JumpTarget))
           Dests.push_back(J);
       IndirectOp::create(B, Loc, Id, encOf(R.Bytes), Dests);
-      if (!M.starts_with("s_endpgm") && M != "s_setpc_b64" &&
+      if ((K == Kind::Branch || K == Kind::CondBranch) &&
           NotRelocatable.empty()) {
         NotRelocatable = formatv("branch at {0:x} kept as raw", R.Addr);
         FnOp->setAttr("not_relocatable", B.getStringAttr(NotRelocatable));
@@ -776,21 +827,29 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
       }
       continue;
     }
-    if (M == "s_waitcnt" && R.Bytes.size() == 4) {
+    if (K == Kind::Waitcnt && R.Bytes.size() == 4) {
       WaitcntOp::create(B, Loc, Id, int64_t(W & 0xffff));
       continue;
     }
-    if (M == "s_nop" && R.Bytes.size() == 4) {
+    if (K == Kind::Nop && R.Bytes.size() == 4) {
       NopOp::create(B, Loc, Id, int64_t(W & 0xffff));
       continue;
     }
-    if (M == "s_barrier" && R.Bytes.size() == 4 && (W & 0xffff) == 0) {
+    if (K == Kind::Barrier && R.Bytes.size() == 4 && (W & 0xffff) == 0) {
       BarrierOp::create(B, Loc, Id);
       continue;
     }
-    auto Inst = InstOp::create(B, Loc, Id, encOf(R.Bytes), R.PcRelPart,
-                                 R.PcRelTarget, R.PcRelAnchor, R.PcRelBias);
-    (void)Inst;
+    InstOp::Properties P;
+    P.id = Id;
+    P.enc = encOf(R.Bytes);
+    P.pcrel_part = R.PcRelPart;
+    P.pcrel_target = R.PcRelTarget;
+    P.pcrel_anchor = R.PcRelAnchor;
+    P.pcrel_bias = R.PcRelBias;
+    Cur->push_back(Operation::create(Loc, InstName, /*resultTypes=*/{},
+                                     /*operands=*/{}, NoAttrs,
+                                     OpaqueProperties(&P), /*successors=*/{},
+                                     /*numRegions=*/0));
   }
   // The last block must end with a terminator: control runs out of the
   // function (only possible for not-relocatable functions).

@@ -472,6 +472,7 @@ static inline const Inst *stepInstructionImpl(Wave &W) {
           R.Id = W.SB.LastId;
           R.Gen = R.Id == ~0u ? 0 : W.SB.Ops[R.Id].Gen;
         }
+      attachPendingLds(W);
     }
     if (!W.GAcc.empty() || !W.SB.RetiredGroups.empty())
       trackGlobalAccesses(W, *I);
@@ -757,6 +758,9 @@ static Expected<DispatchPlan> plan(Program &Prog, const KernelInfo &K,
 static void initWave(Wave &W, const DispatchPlan &P, Workgroup &WG,
                      unsigned WaveId, uint64_t Items) {
   std::fill(std::begin(W.S), std::end(W.S), 0u);
+  // Pending ranges refer to the previous workgroup's scoreboard.
+  W.Dma.clear();
+  W.PendLds.clear();
   W.GAcc.clear();
   W.L1InvEpoch = 0;
   if (WaveId == 0) { // a new workgroup

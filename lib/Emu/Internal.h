@@ -219,6 +219,18 @@ struct Wave {
     uint32_t Lo, Hi, Id, Gen;
   };
   std::vector<DmaRange> Dma;
+  // LDS bytes accessed by this wave's DS (or flat-to-LDS) ops whose lgkmcnt
+  // has not been waited for. LDS ops of different waves can be reordered
+  // (several LDS request queues per CU: AMDGPUUsage, memory model GFX90A/
+  // GFX942), so s_barrier orders them only after s_waitcnt lgkmcnt: an
+  // access by another wave that conflicts with one of these is a race, even
+  // across a barrier. Id ~0u: the op being executed (attached at issue).
+  struct PendingLds {
+    uint32_t Lo, Hi, Id, Gen;
+    bool Write, Atomic;
+  };
+  std::vector<PendingLds> PendLds;
+
   // Global memory accesses of the executing instruction, recorded when the
   // workgroup has several waves (StoreRace.cpp).
   struct GlobalAcc {
@@ -336,9 +348,12 @@ struct Ctx {
   // Verification hook: per-lane masks of the approximate op being executed.
   bool ApproxPending = false;
   uint32_t ApproxMask[64] = {};
-  Region *findRegion(uint64_t Addr, uint64_t Len, bool Write = false) {
-    if (Sh->Mem->Obs) // verification hook (VerifyHooks.cpp)
+  Region *findRegion(uint64_t Addr, uint64_t Len, bool Write = false,
+                     unsigned Wave = ~0u, unsigned Lane = 64) {
+    if (Sh->Mem->Obs) { // verification hook (VerifyHooks.cpp)
+      Sh->Mem->Obs->accessor(WgLinear, Wave, Lane);
       return Sh->Mem->Obs->access(*Sh->Mem, Addr, Len, Write);
+    }
     if (LastRegion && LastRegion->contains(Addr, Len))
       return LastRegion;
     Region *R = Sh->Mem->find(Addr, Len);
@@ -428,6 +443,10 @@ void approxHookAfter(Wave &W, const Inst &I);
 // Memory::Observer::poisonSeed: undefined initial state (registers beyond
 // the NumInitSgprs ABI SGPRs and v0 of active lanes, LDS, private memory).
 void poisonInitialState(Wave &W, unsigned NumInitSgprs);
+
+// Attaches the LDS ranges recorded by the op just issued to its scoreboard
+// entry and drops the ranges of retired ops (Mem.cpp).
+void attachPendingLds(Wave &W);
 
 // Cross-wave ordering of global stores (StoreRace.cpp): checks the reads of
 // W.GAcc against other waves' unordered stores, records its stores, and

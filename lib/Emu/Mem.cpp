@@ -159,6 +159,53 @@ bool ldsRaceCheck(Wave &W, const Inst &I, uint32_t Off, unsigned Len,
   return true;
 }
 
+bool pendingLive(const Wave &O, const Wave::PendingLds &R) {
+  return R.Id != ~0u && R.Id < O.SB.Ops.size() && O.SB.Ops[R.Id].Live &&
+         O.SB.Ops[R.Id].Gen == R.Gen;
+}
+
+// LDS ops of other waves still in flight (no s_waitcnt lgkmcnt since they
+// issued): a conflicting access is a race even across an s_barrier, since
+// the LDS may perform the two in either order. Atomics commute with
+// atomics. Records this access as pending until the op's lgkmcnt is waited.
+bool ldsPendingCheck(Wave &W, const Inst &I, uint32_t Off, unsigned Len,
+                     bool Write, bool IsAtomic, unsigned Lane) {
+  Workgroup &WG = *W.WG;
+  uint32_t Hi = Off + Len;
+  for (Wave *O : WG.Waves) {
+    if (O == &W || O->PendLds.empty())
+      continue;
+    auto &V = O->PendLds;
+    V.erase(std::remove_if(V.begin(), V.end(),
+                           [&](const Wave::PendingLds &R) {
+                             return R.Id != ~0u && !pendingLive(*O, R);
+                           }),
+            V.end());
+    for (const Wave::PendingLds &R : V) {
+      if (R.Id == ~0u || Off >= R.Hi || Hi <= R.Lo || (!R.Write && !Write) ||
+          (R.Atomic && IsAtomic))
+        continue;
+      W.fail(ErrorKind::Race, I,
+             formatv("LDS race on byte offset {0} (lane {1}): {2} by this "
+                     "wave while the {3} at pc {4:x} of wave {5} is still in "
+                     "flight (no s_waitcnt lgkmcnt before the s_barrier)",
+                     std::max(Off, R.Lo), Lane, Write ? "write" : "read",
+                     R.Write ? "write" : "read", O->SB.Ops[R.Id].PC, O->Id)
+                 .str());
+      return false;
+    }
+  }
+  auto &V = W.PendLds;
+  if (!V.empty() && V.back().Id == ~0u && V.back().Write == Write &&
+      V.back().Atomic == IsAtomic && Off <= V.back().Hi && Hi >= V.back().Lo) {
+    V.back().Lo = std::min(V.back().Lo, Off);
+    V.back().Hi = std::max(V.back().Hi, Hi);
+  } else {
+    V.push_back({Off, Hi, ~0u, 0, Write, IsAtomic});
+  }
+  return true;
+}
+
 uint8_t *ldsPtr(Wave &W, const Inst &I, uint64_t Off, unsigned Len, bool Write,
                 bool IsAtomic, unsigned Lane) {
   Workgroup &WG = *W.WG;
@@ -207,6 +254,9 @@ uint8_t *ldsPtr(Wave &W, const Inst &I, uint64_t Off, unsigned Len, bool Write,
         return nullptr;
       }
   }
+  if (WG.Waves.size() > 1 &&
+      !ldsPendingCheck(W, I, uint32_t(Off), Len, Write, IsAtomic, Lane))
+    return nullptr;
   if (W.C->Sink) // cost model (timing mode)
     W.C->Sink->access(1, Off, Len, Lane);
   return WG.Lds.data() + Off;
@@ -229,7 +279,7 @@ uint8_t *privPtr(Wave &W, const Inst &I, uint64_t Off, unsigned Len,
 
 uint8_t *globalPtr(Wave &W, const Inst &I, uint64_t Addr, unsigned Len,
                    bool Write, unsigned Lane) {
-  Region *R = W.C->findRegion(Addr, Len, Write);
+  Region *R = W.C->findRegion(Addr, Len, Write, W.Id, Lane);
   if (!R || !(R->Perms & (Write ? PermWrite : PermRead))) {
     W.fail(ErrorKind::Fault, I,
            formatv("{0} of {1} bytes at address {2:x} (lane {3}): {4}",
@@ -947,7 +997,24 @@ void registerMem(OpTable &T) {
   T.add("ds_nop", hCacheNop);
 }
 
-
+void attachPendingLds(Wave &W) {
+  if (W.PendLds.empty())
+    return;
+  uint32_t Id = W.SB.LastId;
+  auto &V = W.PendLds;
+  V.erase(std::remove_if(V.begin(), V.end(),
+                         [&](Wave::PendingLds &R) {
+                           if (R.Id == ~0u) {
+                             if (Id == ~0u)
+                               return true; // the op completed at issue
+                             R.Id = Id;
+                             R.Gen = W.SB.Ops[Id].Gen;
+                             return false;
+                           }
+                           return !pendingLive(W, R);
+                         }),
+          V.end());
+}
 
 } // namespace emu
 } // namespace asmevo

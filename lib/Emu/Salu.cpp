@@ -479,7 +479,7 @@ void smemLoad(Wave &W, const Inst &I, unsigned Dwords) {
     Off += readS32(W, I.Src[1]);
   uint64_t Addr = (Base + Off) & ~3ull;
   uint32_t Buf[16];
-  Region *R = W.C->findRegion(Addr, Dwords * 4);
+  Region *R = W.C->findRegion(Addr, Dwords * 4, false, W.Id);
   if (!R || !(R->Perms & PermRead))
     return W.fail(ErrorKind::Fault, I,
                   formatv("scalar load of {0} bytes at {1:x}: {2}", Dwords * 4,
@@ -507,7 +507,7 @@ void sbufLoad(Wave &W, const Inst &I, unsigned Dwords) {
     uint64_t B = O + K * 4;
     uint32_t V = 0;
     if (B + 4 <= Num) {
-      Region *R = W.C->findRegion(Base + B, 4);
+      Region *R = W.C->findRegion(Base + B, 4, false, W.Id);
       if (!R || !(R->Perms & PermRead))
         return W.fail(ErrorKind::Fault, I,
                       formatv("s_buffer_load at {0:x}: unmapped", Base + B).str());

@@ -15,6 +15,7 @@
 #include "asmevo/CodeObject/Metadata.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/Support/Error.h"
@@ -142,6 +143,10 @@ private:
   std::vector<KernelInfo> Kernels;
   std::vector<MetadataNote> Notes;
   std::unique_ptr<llvm::msgpack::Document> EmptyDoc;
+  // Lookups by name, so that per-kernel work stays linear in objects with
+  // thousands of kernels (Tensile's have one metadata note per kernel).
+  llvm::StringMap<size_t> KernelIndex;
+  llvm::StringMap<const llvm::msgpack::DocNode *> MetadataBySymbol;
 };
 
 } // namespace asmevo

@@ -106,6 +106,11 @@ public:
     /// seed (workgroup and wave), not zero, so a kernel that reads them
     /// sees what hardware could give it.
     virtual uint64_t poisonSeed() { return 0; }
+    /// The work-item of the next access() call: workgroup (linear), wave in
+    /// the workgroup, lane (64: the wave's scalar unit). Lets a verifier
+    /// tell which accesses of a dispatch come from different work-items.
+    virtual void accessor(uint64_t WorkgroupLinear, unsigned Wave,
+                          unsigned Lane) {}
   };
   Observer *Obs = nullptr;
 
