@@ -278,7 +278,20 @@ applyRules(TargetInfo &TI, const DecodedInst &D, ArrayRef<uint8_t> Old,
            bool WholeMnemonic) {
   auto [Mn, Ops] = TI.printSplit(D.Inst);
   std::string Padded = Mn + "_";
+  // Equality of two 32/16-bit values does not depend on how they are
+  // interpreted: v_cmp_eq_i32 and v_cmp_eq_u32 (also ne/lg, s_cmp) compute
+  // the same bit, so swapping their signedness is not a mutant. s_cmpk_*
+  // are excluded from this: their 16-bit immediate is sign- or
+  // zero-extended by the signedness.
+  StringRef M(Mn);
+  bool SignlessCmp =
+      (M.contains("_cmp_") || M.contains("_cmpx_")) &&
+      (M.contains("_eq_") || M.contains("_ne_") || M.contains("_lg_"));
   for (auto [From, To] : Rules) {
+    StringRef F(From);
+    if (SignlessCmp &&
+        (F == "_i32" || F == "_u32" || F == "_i16" || F == "_u16"))
+      continue;
     std::string NewMn;
     if (WholeMnemonic) {
       if (!StringRef(Mn).starts_with(From))

@@ -63,7 +63,10 @@ const char *patternName(Pattern P) {
 static const uint32_t EdgeF32[] = {
     0x00000000, 0x80000000, 0x00000001, 0x007fffff, 0x80000001, 0x80400000,
     0x7f800000, 0xff800000, 0x7fc12345, 0x7f812345, 0xffc00001, 0x7f7fffff,
-    0xff7fffff, 0x00800000, 0x3f800000, 0xbf800000};
+    0xff7fffff, 0x00800000, 0x3f800000, 0xbf800000,
+    // NaNs with the smallest payloads: a test of the lowest mantissa bit
+    // (|x| > inf, a mask 0x7fffffff) tells them from infinities.
+    0x7f800001, 0xff800001, 0x7fc00000};
 static const uint64_t EdgeF64[] = {
     0x0000000000000000ull, 0x8000000000000000ull, 0x0000000000000001ull,
     0x000fffffffffffffull, 0x7ff0000000000000ull, 0xfff0000000000000ull,
@@ -229,6 +232,7 @@ Expected<ArgModel> argModel(const KernelInfo &K) {
 
 struct Shape {
   std::array<uint32_t, 3> Grid{1, 1, 1}, Block{64, 1, 1};
+  unsigned Seeds = 0; // data seeds on this shape (0: Tier1Options::Seeds)
   std::string str() const {
     return formatv("grid {0}x{1}x{2}, block {3}x{4}x{5}", Grid[0], Grid[1],
                    Grid[2], Block[0], Block[1], Block[2])
@@ -275,9 +279,16 @@ std::vector<Shape> launchShapes(const KernelInfo &K, unsigned Max) {
                                : TidDims == 0     ? fit({64, 1, 1})
                                                   : B1;
   S.push_back({{1, 1, 1}, B1});
-  S.push_back({{3, 2, GZ}, B2});
+  // More than 1024 work-items along x in one shape: kernels that bound the
+  // global id by a constant (if (t < 1024)) take both sides.
+  S.push_back({{5, 2, GZ}, B2});
   S.push_back({{2, 3, 1}, B3});
   S.push_back({{2, GY > 1 ? 2u : 1u, 5}, B4});
+  // One work-item (one seed): a kernel whose work is done by one chosen
+  // work-item (if (t == 0)) differs from one that picks another only when
+  // that other one does not exist.
+  if (!M.ReqdWorkgroupSize)
+    S.push_back({{1, 1, 1}, {1, 1, 1}, 1});
   if (S.size() > Max)
     S.resize(std::max(1u, Max));
   return S;
@@ -333,6 +344,42 @@ public:
   std::map<uint64_t, Bits> Chunks; // by chunk address
   uint64_t Mapped = 0;
   bool Overflow = false;
+  /// Aliasing inputs: which work-item touched each byte (Owners), so that
+  /// an input on which two work-items access the same byte, one of them
+  /// writing, is recognized: K0's result would depend on their order.
+  bool TrackOwners = false;
+  std::string Conflict; // the first such byte, empty: none
+  uint64_t Thread = 0;  // accessor(): the current work-item, +1
+  std::map<uint64_t, std::vector<uint64_t>> Owners; // by chunk address
+  static constexpr uint64_t OwnerWrote = 1ull << 63, OwnerShared = 1ull << 62;
+  void accessor(uint64_t Wg, unsigned Wave, unsigned Lane) override {
+    Thread = (Wg << 24 | uint64_t(Wave & 0xffff) << 8 | (Lane & 0xff)) + 1;
+  }
+  void own(uint64_t B, bool Write) {
+    std::vector<uint64_t> &O = Owners[B / Chunk * Chunk];
+    if (O.empty())
+      O.assign(Chunk, 0);
+    uint64_t &S = O[B % Chunk];
+    uint64_t Who = S & ~(OwnerWrote | OwnerShared);
+    if (!S) {
+      S = Thread | (Write ? OwnerWrote : 0);
+      return;
+    }
+    if (!(S & OwnerShared) && Who == Thread) {
+      S |= Write ? OwnerWrote : 0;
+      return;
+    }
+    if (!Write && !(S & OwnerWrote)) {
+      S |= OwnerShared; // read by several work-items: fine until a write
+      return;
+    }
+    if (Conflict.empty())
+      Conflict = formatv("address {0:x} is {1} by one work-item and {2} "
+                         "by another",
+                         B, (S & OwnerWrote) ? "written" : "read",
+                         Write ? "written" : "read")
+                     .str();
+  }
   std::vector<std::pair<uint64_t, uint64_t>> Want; // ranges to pre-map
   std::mutex Mu;
 
@@ -395,6 +442,8 @@ public:
       Bits &Bt = Chunks[B / Chunk * Chunk];
       uint64_t O = B % Chunk;
       (Write ? Bt.W : Bt.R)[O / 64] |= 1ull << (O % 64);
+      if (TrackOwners)
+        own(B, Write);
     }
     return R;
   }
@@ -408,6 +457,7 @@ private:
 struct DiscoveryResult {
   emu::RunResult RR;
   bool Overflow = false;
+  std::string Conflict; // with TrackOwners: two work-items, one byte
   uint64_t Bytes = 0; // mapped on demand
   std::vector<Footprint> FP;
   std::map<uint64_t, uint64_t> Profile;
@@ -440,8 +490,8 @@ intervals(const std::map<uint64_t, Discovery::Bits> &Chunks, uint64_t Base,
 
 DiscoveryResult discover(emu::Emulator &Emu, const KernelInfo &K,
                          const emu::Dispatch &D, ArrayRef<ArenaFill> Arenas,
-                         const Tier1Options &O, bool Profile,
-                         uint64_t Poison) {
+                         const Tier1Options &O, bool Profile, uint64_t Poison,
+                         bool TrackOwners = false) {
   DiscoveryResult Res;
   std::vector<std::pair<uint64_t, uint64_t>> PreMap;
   for (unsigned Attempt = 0; Attempt < 6; ++Attempt) {
@@ -452,6 +502,7 @@ DiscoveryResult discover(emu::Emulator &Emu, const KernelInfo &K,
       return Res;
     }
     Discovery Obs(Arenas, O.MaxFootprint, Poison);
+    Obs.TrackOwners = TrackOwners;
     for (auto [Lo, Hi] : PreMap) {
       const ArenaFill *A = Obs.arenaOf(Lo);
       if (!A)
@@ -468,6 +519,7 @@ DiscoveryResult discover(emu::Emulator &Emu, const KernelInfo &K,
     Mem.Obs = nullptr;
     Res.Overflow = Obs.Overflow;
     Res.Bytes = Obs.Mapped;
+    Res.Conflict = Obs.Conflict;
     if (!Res.RR.ok() && !Obs.Want.empty() && !Obs.Overflow) {
       // Remap: every mapped arena range plus the straddling accesses,
       // coalesced, then run again.
@@ -744,19 +796,36 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
   // elements than work-items (grid-stride loops), and small counts (for
   // depths, degrees, the second dimension...): in variant 3 only the first
   // count slot gets N, the others 3; in variant 4 every count is 3; in
-  // variant 5 the first gets N, the others 1; in variant 6 every count is 1.
+  // variant 5 the first gets N, the others 1; in variant 6 every count is 1;
+  // variant 8 gives the first count N and the others 0;
+  // variant 7 is 4N with a partial last workgroup, for kernels that handle
+  // four elements per work-item (x4 vector loads): with counts near N only
+  // the first workgroup of those has work, and nothing that depends on the
+  // workgroup size is exercised.
   auto countOf = [](const Shape &S, unsigned Variant,
                     bool FirstSlot = true) -> uint64_t {
     uint64_t N = uint64_t(S.Grid[0]) * S.Block[0];
-    switch (Variant % 7) {
+    switch (Variant % 9) {
     case 0: return N;
     case 1: return N > S.Block[0] / 2 + 1 ? N - (S.Block[0] / 2 + 1) : 1;
     case 2: return 2 * N + 3;
     case 3: return FirstSlot ? N : 3;
     case 4: return 3;
     case 5: return FirstSlot ? N : 1;
-    default: return 1;
+    case 6:
+      return 1;
+    case 7:
+      return 4 * N > 2 * S.Block[0] + 1 ? 4 * N - (2 * S.Block[0] + 1) : 1;
+    default:
+      return FirstSlot ? N : 0; // empty loops (k = 0), n > 0 tests
     }
+  };
+  // Count variant of (shape, seed): every shape gets three different ones;
+  // the odd multi-workgroup shapes get 4N (partial).
+  auto countVariant = [](size_t SI, unsigned Seed) -> unsigned {
+    static const unsigned Table[5][3] = {
+        {0, 1, 2}, {2, 3, 7}, {7, 5, 1}, {6, 4, 8}, {0, 4, 6}};
+    return Table[SI % 5][Seed % 3] + (SI / 5 + Seed / 3);
   };
 
   auto poisonFor = [](uint64_t Seed) { return mix64(Seed ^ 0xdeadbeefcafeull) | 1; };
@@ -882,10 +951,89 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       Notes.push_back("scalar slots:" + S);
   }
 
+  // Aliasing pointer arguments. The metadata says nothing against two
+  // pointer arguments naming the same buffer unless one is .is_restrict, so
+  // a caller may pass the same pointer twice (in-place operation), and a
+  // candidate that reorders one work-item's loads and stores across two
+  // arguments differs from K0 there. Pairs: an argument K0 writes made
+  // equal to another one it reads or writes. Such an input is kept only
+  // when no two work-items of K0 touch the same byte with one of them
+  // writing (else K0's own result depends on their order on hardware).
+  auto addAliasingInputs =
+      [&](std::vector<TestInput> &Ins,
+          const std::vector<std::pair<Pattern, uint64_t>> &Data) {
+        std::vector<bool> Restrict;
+        for (const KernelArgMetadata &MA : K.Meta->Args)
+          if (!MA.isHidden())
+            Restrict.push_back(MA.IsRestrict);
+        size_t NP = Model.Ptrs.size();
+        std::vector<bool> Reads(NP), Writes(NP);
+        for (const TestInput &In : Ins)
+          for (const Footprint &F : In.Footprints)
+            for (size_t P = 0; P < NP; ++P)
+              if (!F.Pointee && F.Arg == Model.Ptrs[P].Arg) {
+                Reads[P] = Reads[P] || !F.Read.empty();
+                Writes[P] = Writes[P] || !F.Written.empty();
+              }
+        std::vector<std::pair<size_t, size_t>> Pairs; // (written, aliased)
+        for (size_t J = 0; J < NP; ++J)
+          for (size_t I = 0; I < NP; ++I) {
+            unsigned AJ = Model.Ptrs[J].Arg, AI = Model.Ptrs[I].Arg;
+            if (I == J || !Writes[J] || !(Reads[I] || Writes[I]) ||
+                Restrict[AJ] || Restrict[AI] || PtrArrays.count(AJ) ||
+                PtrArrays.count(AI) || (Writes[I] && I < J))
+              continue;
+            Pairs.push_back({J, I});
+          }
+        size_t NIn = Ins.size();
+        unsigned Made = 0;
+        for (size_t PI = 0; PI < Pairs.size() && Made < O.MaxAliasing; ++PI) {
+          auto [J, I] = Pairs[PI];
+          // A different base input per pair, spread over the shapes.
+          for (size_t Try = 0; Try < 2; ++Try) {
+            size_t B = (PI * 5 + Try * 7) % NIn;
+            TestInput In;
+            In.From = TestInput::Synthesized;
+            In.Image.Kernel = K.Name;
+            In.Image.Launch = Ins[B].Image.Launch;
+            In.PoisonSeed = Ins[B].PoisonSeed;
+            uint64_t Ptr = arenaPointer(Model.Ptrs[I].Arg);
+            std::memcpy(In.Image.Launch.Kernarg.data() + Model.Ptrs[J].Offset,
+                        &Ptr, 8);
+            In.Name = formatv("{0}; arg{1} = arg{2} (aliased)", Ins[B].Name,
+                              Model.Ptrs[J].Arg, Model.Ptrs[I].Arg)
+                          .str();
+            auto A = arenas(Data[B].first, Data[B].second);
+            Tier1Options AO = O;
+            AO.MaxFootprint = std::min<uint64_t>(O.MaxFootprint, 4 << 20);
+            DiscoveryResult R = discover(Emu, K, In.Image.Launch, A, AO, false,
+                                         In.PoisonSeed, true);
+            if (!R.RR.ok() || R.Overflow || !R.Conflict.empty()) {
+              Notes.push_back(
+                  formatv("no aliasing input {0}: K0 {1}", In.Name,
+                          !R.Conflict.empty()
+                              ? "is order-dependent there: " + R.Conflict
+                          : R.Overflow ? std::string("touches too much")
+                                       : R.RR.Message)
+                      .str());
+              continue;
+            }
+            In.Footprints = R.FP;
+            buildRegions(In, A, O.GuardBytes);
+            Ins.push_back(std::move(In));
+            ++Made;
+            break;
+          }
+        }
+      };
+
   std::vector<TestInput> Inputs;
+  std::vector<std::pair<Pattern, uint64_t>> InputData; // per input
   unsigned Dropped = 0;
   for (size_t SI = 0; SI < Shapes.size(); ++SI) {
-    for (unsigned Seed = 0; Seed < O.Seeds; ++Seed) {
+    unsigned NSeeds =
+        Shapes[SI].Seeds ? std::min(Shapes[SI].Seeds, O.Seeds) : O.Seeds;
+    for (unsigned Seed = 0; Seed < NSeeds; ++Seed) {
       const Shape &S = Shapes[SI];
       Pattern P = Pattern((SI + Seed) % NumPatterns);
       uint64_t SeedV = 1000 * SI + Seed + 1;
@@ -895,7 +1043,7 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       for (size_t I = 0; I < Model.Slots.size(); ++I) {
         const ScalarSlot &Sl = Model.Slots[I];
         if (Sl.Control) {
-          V[I] = countOf(S, 2 * SI + Seed, FirstCount);
+          V[I] = countOf(S, countVariant(SI, Seed), FirstCount);
           FirstCount = false;
         } else
           V[I] = fillWord(Pattern((SI + Seed + I) % NumPatterns), SeedV,
@@ -953,8 +1101,11 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       In.Footprints = R.FP;
       buildRegions(In, A, O.GuardBytes);
       Inputs.push_back(std::move(In));
+      InputData.push_back({P, SeedV});
     }
   }
+  if (O.Aliasing && !Inputs.empty())
+    addAliasingInputs(Inputs, InputData);
   if (Inputs.empty())
     return createStringError(
         formatv("no synthesized input runs K0 cleanly ({0} tried); give "

@@ -106,7 +106,7 @@ static cl::opt<double> Timeout("timeout", cl::init(120),
 static cl::opt<unsigned> Seeds("seeds", cl::init(3),
                                cl::desc("tier-1 data seeds per launch shape"),
                                cl::cat(Cat));
-static cl::opt<unsigned> Shapes("shapes", cl::init(4),
+static cl::opt<unsigned> Shapes("shapes", cl::init(5),
                                 cl::desc("tier-1 launch shapes"), cl::cat(Cat));
 static cl::opt<std::string> ReportFile("report",
                                        cl::desc("write every mutant's line "
@@ -466,7 +466,12 @@ int main(int argc, char **argv) {
       const auto &Cov = (*Ref)->coverage();
       // Sample mutants round-robin over kinds.
       std::vector<EditSite> Sites = (*Mut)->sites(K.Name, MutantKinds);
-      std::mt19937 G(Seed + std::hash<std::string>()(F + K.Name) % 100000);
+      // The sample depends on the file's name, not on where it is (build
+      // directories differ), and not on std::hash (unspecified).
+      uint64_t H = 1469598103934665603ull;
+      for (char Ch : (sys::path::filename(F) + " " + K.Name).str())
+        H = (H ^ uint8_t(Ch)) * 1099511628211ull;
+      std::mt19937 G(unsigned(Seed + H % 100000));
       std::map<EditKind, std::vector<EditSite>> ByKind;
       for (const EditSite &S : Sites)
         ByKind[S.Kind].push_back(S);

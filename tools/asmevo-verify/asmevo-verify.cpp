@@ -53,7 +53,7 @@ static cl::opt<bool> Tier1("tier1",
 static cl::opt<unsigned> Seeds("seeds", cl::init(3),
                                cl::desc("tier-1 data seeds per launch shape"),
                                cl::cat(Cat));
-static cl::opt<unsigned> Shapes("shapes", cl::init(4),
+static cl::opt<unsigned> Shapes("shapes", cl::init(5),
                                 cl::desc("tier-1 launch shapes"), cl::cat(Cat));
 static cl::opt<uint64_t> Budget("budget", cl::init(1ull << 22),
                                 cl::desc("wave-instructions per wave for K0 "
@@ -70,6 +70,11 @@ static cl::opt<std::string> HipRuntime("hip-runtime",
                                        cl::desc("HIP runtime library to "
                                                 "dlopen"),
                                        cl::cat(Cat));
+static cl::opt<bool> AssumeNoalias(
+    "assume-noalias",
+    cl::desc("synthesize no inputs where two pointer arguments alias (only "
+             "when every caller passes distinct buffers)"),
+    cl::cat(Cat));
 static cl::opt<bool> Verbose("v", cl::desc("print inputs and notes"),
                              cl::cat(Cat));
 static cl::opt<std::string> Replay("replay",
@@ -262,6 +267,7 @@ int main(int argc, char **argv) {
   Opts.Synthesize = Tier1 || (Specs.empty() && Caps.empty());
   Opts.Tier1.Seeds = Seeds;
   Opts.Tier1.MaxShapes = Shapes;
+  Opts.Tier1.Aliasing = !AssumeNoalias;
   Opts.Tier1.Budget = std::min<uint64_t>(Budget, 1ull << 20);
   Opts.Budget = Budget;
   Opts.Strict = !NoStrict;

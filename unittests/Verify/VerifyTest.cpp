@@ -348,8 +348,25 @@ TEST(Tier1, FootprintsAndGuards) {
   ASSERT_TRUE(bool(In)) << llvm::toString(In.takeError());
   ASSERT_GE(In->size(), 6u);
   bool OddBlock = false, Partial = false, ManyGroups = false;
+  bool Aliased = false, OneItem = false;
   for (const TestInput &T : *In) {
     const auto &L = T.Image.Launch;
+    OneItem |= L.WorkgroupSize[0] * L.WorkgroupSize[1] * L.WorkgroupSize[2] *
+                   L.Workgroups[0] * L.Workgroups[1] * L.Workgroups[2] ==
+               1;
+    if (llvm::StringRef(T.Name).ends_with("arg3 = arg2 (aliased)")) {
+      // y == x: every access lands in x's arena (read and written there).
+      Aliased = true;
+      ASSERT_EQ(T.Footprints.size(), 2u);
+      EXPECT_FALSE(T.Footprints[0].Read.empty());
+      EXPECT_EQ(T.Footprints[0].Read, T.Footprints[0].Written);
+      EXPECT_EQ(T.Footprints[1].bytes(), 0u);
+      uint64_t X, Y;
+      std::memcpy(&X, L.Kernarg.data() + 8, 8);
+      std::memcpy(&Y, L.Kernarg.data() + 16, 8);
+      EXPECT_EQ(X, Y);
+      continue;
+    }
     OddBlock |= L.WorkgroupSize[0] % 2 == 1;
     ManyGroups |= uint64_t(L.Workgroups[0]) * L.Workgroups[1] * L.Workgroups[2] >= 6;
     uint32_t N;
@@ -379,6 +396,16 @@ TEST(Tier1, FootprintsAndGuards) {
   EXPECT_TRUE(OddBlock);
   EXPECT_TRUE(Partial);
   EXPECT_TRUE(ManyGroups);
+  EXPECT_TRUE(Aliased);
+  EXPECT_TRUE(OneItem);
+
+  // Without aliasing: no input passes one buffer twice.
+  Tier1Options NoAlias;
+  NoAlias.Aliasing = false;
+  auto In2 = synthesizeInputs(**CO, *K, NoAlias, Notes);
+  ASSERT_TRUE(bool(In2)) << llvm::toString(In2.takeError());
+  for (const TestInput &T : *In2)
+    EXPECT_FALSE(llvm::StringRef(T.Name).contains("aliased")) << T.Name;
 }
 
 TEST(Oracle, IdentityAndMutant) {

@@ -81,11 +81,15 @@ struct TestInput {
 
 struct Tier1Options {
   unsigned Seeds = 3;                    // data seeds per launch shape
-  unsigned MaxShapes = 4;                // launch shapes
+  unsigned MaxShapes = 5; // launch shapes (the fifth: one work-item)
   uint64_t MaxFootprint = 64ull << 20;   // bytes per input, all buffers
   uint64_t GuardBytes = 256;             // guard region on each side
   uint64_t Budget = 1ull << 20;          // wave-instructions per wave (K0)
   unsigned MaxScalarProbes = 64;         // control/data classification runs
+  /// Also inputs where a written pointer argument equals another pointer
+  /// argument (not for .is_restrict arguments); off: --assume-noalias.
+  bool Aliasing = true;
+  unsigned MaxAliasing = 4; // aliasing inputs at most
 };
 
 struct OracleOptions {
