@@ -62,6 +62,27 @@ static cl::opt<unsigned> Limit("limit",
 
 namespace {
 
+/// The name after each "Word " (up to a space or a colon) replaced by With,
+/// left to right, never looking at what was put in (re-matching the result
+/// with a regex looped forever: "function F" matches "function [^ :]+").
+/// A plain lowercase word is English ("the function at ..."), not a name.
+std::string foldWordAfter(StringRef S, StringRef Word, StringRef With) {
+  std::string Out;
+  for (size_t P; (P = S.find(Word)) != StringRef::npos;) {
+    Out += S.take_front(P + Word.size());
+    S = S.drop_front(P + Word.size());
+    size_t End = std::min(S.find_first_of(" :"), S.size());
+    StringRef Name = S.take_front(End);
+    bool English = llvm::all_of(Name.ltrim('('),
+                                [](char C) { return C >= 'a' && C <= 'z'; });
+    if (End && !English) {
+      Out += With;
+      S = S.drop_front(End);
+    }
+  }
+  return Out + S.str();
+}
+
 /// Numbers, addresses and quoted names folded, so alike failures group.
 std::string foldReason(StringRef Msg) {
   std::string S = Msg.str();
@@ -69,13 +90,9 @@ std::string foldReason(StringRef Msg) {
   size_t Colon = S.find(": ");
   if (Colon != std::string::npos && S.substr(0, Colon).find('/') != std::string::npos)
     S = S.substr(Colon + 2);
-  static Regex Kernel("kernel [^ :]+");
-  static Regex Function("function [^ :]+");
   static Regex Hex("0x[0-9a-fA-F]+|\\b[0-9a-f]*[0-9][0-9a-f]*\\b");
-  while (Kernel.match(S))
-    S = Kernel.sub("kernel K", S);
-  while (Function.match(S))
-    S = Function.sub("function F", S);
+  S = foldWordAfter(S, "kernel ", "K");
+  S = foldWordAfter(S, "function ", "F");
   std::string Out;
   for (size_t I = 0; I < S.size();) {
     SmallVector<StringRef, 1> M;
