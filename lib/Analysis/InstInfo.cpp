@@ -61,6 +61,11 @@ const InstInfo &InstInfoCache::get(Operation *Op) {
   if (!Slot) {
     Slot = std::make_unique<InstInfo>();
     compute(Op, *Slot);
+    if (Slot->IsCall && HasCallEffects)
+      for (unsigned U : CallEffects.set_bits()) {
+        RegUnitInfo::addUnit(Slot->Uses, U);
+        RegUnitInfo::addUnit(Slot->Defs, U);
+      }
   }
   return *Slot;
 }
@@ -509,7 +514,8 @@ bool InstInfoCache::inIndexedMode(Operation *Op) {
 
 bool InstInfoCache::unknownRegisters(Operation *Op) {
   const InstInfo &I = get(Op);
-  if (I.IsCall || I.Kind == OpKind::Raw || I.Kind == OpKind::Unknown)
+  if ((I.IsCall && !HasCallEffects) || I.Kind == OpKind::Raw ||
+      I.Kind == OpKind::Unknown)
     return true;
   if (I.SideEffectWhy == "M0-relative register access" ||
       I.SideEffectWhy == "VGPR indexing mode")

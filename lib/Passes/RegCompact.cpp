@@ -67,8 +67,11 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
 
   void compact(KernelOp K, rewrite::Summary &S) {
     std::string Why;
-    Legality L(K);
-    InstInfoCache &C = L.cache();
+    auto TIOrErr = getTargetInfoFor(K);
+    if (!TIOrErr)
+      return note(K, llvm::toString(TIOrErr.takeError()));
+    // The legality checker is built once the calls' effects are known.
+    InstInfoCache C(**TIOrErr);
     const RegUnitInfo &RU = C.units();
     TargetInfo &TI = C.target();
     bool Unified = TI.cpu() == "gfx90a" || TI.cpu() == "gfx940" ||
@@ -83,22 +86,21 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
       Used[F].assign(512, false);
       Fixed[F].assign(512, false);
     }
-    bool Bail = false;
+    bool Bail = false, HasCall = false;
     K->walk([&](Operation *Op) {
       if (Op == K || Bail)
         return;
       const InstInfo &I = C.get(Op);
-      if (C.unknownRegisters(Op) || I.IsCall || I.Kind == OpKind::Indirect) {
+      // A call's own operands are known; what the callee touches is
+      // handled below (fixCalleeRegisters).
+      if ((!I.IsCall && C.unknownRegisters(Op)) || I.Kind == OpKind::Indirect) {
         Bail = true;
-        Why = "unknown register access or a call: " + C.describe(Op);
+        Why = "unknown register access or an indirect jump: " + C.describe(Op);
         return;
       }
-      if (auto Inst = dyn_cast<InstOp>(Op))
-        if (Inst.getPcrelPart() != InstOp::NoPcRel) {
-          Bail = true;
-          Why = "PC-relative code (calls or data addresses)";
-          return;
-        }
+      HasCall |= I.IsCall;
+      // PC-relative pairs keep their ids and sizes when renamed; emission
+      // recomputes their offsets.
       for (const InstInfo::RegOperand &R : I.Regs) {
         RegRange RR = TI.classify(R.Reg);
         int F = fileOf(RR.Kind);
@@ -113,6 +115,15 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
       }
     });
     if (Bail)
+      return note(K, Why);
+    // With calls, the callees' registers keep their numbers and stay
+    // allocated: below the highest index any device function of the code
+    // object touches (an indirect call may reach any of them; code objects
+    // call no code outside themselves), every register is fixed. The
+    // renamed registers are above that, so no callee reads or clobbers them
+    // before or after.
+    RegisterUsage Callees;
+    if (HasCall && !fixCalleeRegisters(K, C, Used, Fixed, Callees, Why))
       return note(K, Why);
     // Registers the hardware initializes stay where they are and inside the
     // allocation, read or not: user and system SGPRs (user_sgpr_count, then
@@ -140,13 +151,26 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
         Used[1][X] = true;
       }
     }
+    // A call's own operands (target, return address) keep their numbers.
+    if (HasCall)
+      K->walk([&](Operation *Op) {
+        if (Op == K || !C.get(Op).IsCall)
+          return;
+        for (const InstInfo::RegOperand &R : C.get(Op).Regs) {
+          RegRange RR = TI.classify(R.Reg);
+          int F = fileOf(RR.Kind);
+          for (unsigned X = RR.First;
+               F >= 0 && X < RR.First + RR.Count && X < 512; ++X)
+            Fixed[F][X] = true;
+        }
+      });
     Liveness Dense(K, C, Liveness::Mode::Dense);
     const llvm::BitVector &In = Dense.liveIn(&K.getBody().front());
     for (unsigned U : In.set_bits()) {
       if (RU.isPseudo(U))
         continue;
       int F = fileOf(RU.kindOf(U));
-      if (F >= 0)
+      if (F >= 0 && RU.indexOf(U) < 512)
         Fixed[F][RU.indexOf(U)] = true;
     }
 
@@ -185,6 +209,7 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
       return;
 
     // Rewrite every instruction whose registers move.
+    Legality L(K, C);
     Legality::Transaction T(L);
     OpBuilder B(K->getContext());
     unsigned Rewritten = 0;
@@ -265,7 +290,8 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
     // SGPRs (LLVM's rules, numExtraSGPRs). Renaming leaves those uses alone,
     // so the original count minus the saving keeps any slack it had; it is
     // never below what the renamed code needs, nor above the original.
-    RegisterUsage Usage = computeRegisterUsage(K, TI);
+    RegisterUsage Usage = computeKernelRegisterUsage(K, TI);
+    Usage.merge(Callees);
     unsigned Needed =
         NewEnd[0] + numExtraSGPRs(TI, Usage.UsesVCC,
                                   Usage.UsesFlatScratch ||
@@ -323,6 +349,58 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
                    << NewSgpr << ", AGPR " << OldEnd[2] << " -> " << NewEnd[2]
                    << "; waves/SIMD (VGPR limit) " << W0 << " -> " << W1
                    << "\n";
+  }
+
+  /// Marks every register index below the highest one a device function of
+  /// K's code object touches as used and fixed. False (with Why) when that
+  /// is not known.
+  bool fixCalleeRegisters(KernelOp K, InstInfoCache &C, std::vector<bool> *Used,
+                          std::vector<bool> *Fixed, RegisterUsage &Callees,
+                          std::string &Why) {
+    TargetInfo &TI = C.target();
+    auto CO = K->getParentOfType<CodeObjectOp>();
+    unsigned Functions = 0;
+    llvm::BitVector Effects(C.units().numUnits());
+    for (Operation &F : CO.getBodyBlock()) {
+      if (!isa<FuncOp>(F))
+        continue;
+      ++Functions;
+      bool Unknown = false;
+      F.walk([&](Operation *Op) {
+        if (Unknown || Op == &F)
+          return;
+        const InstInfo &I = C.get(Op);
+        if (I.IsCall) // its callees are among the functions walked
+          return;
+        if (C.unknownRegisters(Op)) {
+          Unknown = true;
+          Why = "a callee's register use is not known: " + C.describe(Op);
+          return;
+        }
+        // Every unit a callee reads or writes, special registers and memory
+        // order included, is what a call reads and writes.
+        for (uint16_t U : I.Uses)
+          Effects.set(U);
+        for (uint16_t U : I.Defs)
+          Effects.set(U);
+      });
+      if (Unknown)
+        return false;
+      Callees.merge(computeRegisterUsage(&F, TI));
+    }
+    if (!Functions) {
+      Why = "calls, but the code object has no device function they can reach";
+      return false;
+    }
+    const unsigned End[NumFiles] = {Callees.NumSGPR, Callees.NumVGPR,
+                                    Callees.NumAGPR};
+    for (unsigned F = 0; F < NumFiles; ++F)
+      for (unsigned X = 0; X < End[F] && X < 512; ++X) {
+        Used[F][X] = true;
+        Fixed[F][X] = true;
+      }
+    C.setCallEffects(std::move(Effects));
+    return true;
   }
 
   void note(KernelOp K, const std::string &Why) {

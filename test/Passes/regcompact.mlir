@@ -38,7 +38,7 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
     amdgcn.s_endpgm [0x104]
   }
 
-  // A call shares registers with the callee: not renamed.
+  // A call, but no device function in the code object: not renamed.
   // CHECK-LABEL: amdgcn.kernel @calls
   // CHECK: v_mov_b32_e32 "v40, 0"
   amdgcn.kernel @calls attributes {addr = 512 : i64, descriptor = {}} {
@@ -49,5 +49,5 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
 }
 
 // LOG: amdgcn-regcompact: @holes: VGPR 30 -> 4, SGPR 24 -> 15, AGPR 0 -> 0; waves/SIMD (VGPR limit) 8 -> 8
-// LOG: amdgcn-regcompact: @calls skipped: unknown register access or a call: [0x204] s_swappc_b64 s[30:31], s[4:5]
+// LOG: amdgcn-regcompact: @calls skipped: calls, but the code object has no device function they can reach
 // LOG: amdgcn-regcompact: 1 function(s) changed, instructions renamed 4, VGPRs saved 26, SGPRs saved 12, AGPRs saved 0

@@ -16,6 +16,7 @@
 #include "asmevo/Analysis/RegUnits.h"
 #include "asmevo/IR/AMDGCN.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -157,6 +158,18 @@ public:
   /// operands are offsets from M0/the index). Such ops are full barriers
   /// for ordering and keep every register live.
   bool unknownRegisters(mlir::Operation *Op);
+  /// Register units every call may read or write, when a client knows them
+  /// for every call of the code it analyses (e.g. the union of what all the
+  /// code object's device functions touch). Calls then use and define
+  /// exactly these units besides their operands, and are no longer
+  /// unknownRegisters barriers. Clears cached records.
+  void setCallEffects(llvm::BitVector Units) {
+    CallEffects = std::move(Units);
+    HasCallEffects = true;
+    Map.clear();
+  }
+  bool hasCallEffects() const { return HasCallEffects; }
+
   /// Is Op between s_set_gpr_idx_on and s_set_gpr_idx_off (on some path)?
   bool inIndexedMode(mlir::Operation *Op);
 
@@ -173,6 +186,8 @@ private:
   const RegUnitInfo &RU;
   HazardTarget HT;
   bool Xnack = false;
+  bool HasCallEffects = false;
+  llvm::BitVector CallEffects;
   llvm::DenseMap<mlir::Operation *, std::unique_ptr<InstInfo>> Map;
   llvm::StringMap<const DecodedInst *> Templates;
   llvm::DenseMap<mlir::Operation *, bool> UsesAGPRs;
