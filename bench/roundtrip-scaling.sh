@@ -18,8 +18,8 @@ trap 'rm -f "$tmp"' EXIT
 
 printf '%-9s %11s %8s %13s %9s %10s  %s\n' "MB" "instr" "CPU s" "instr/s(CPU)" "RSS MB" "RSS B/ins" "object"
 for mb in "${sizes[@]}"; do
-  rel="$(awk -F'\t' -v t="$mb" '$2=="gfx942" {d=$3/1e6-t; if (d<0) d=-d; print d "\t" $1}' "$manifest" |
-         sort -n | head -1 | cut -f2)"
+  rel="$(awk -F'\t' -v t="$mb" '$2=="gfx942" {d=$3/1e6-t; if (d<0) d=-d;
+           if (best=="" || d<bd) {bd=d; best=$1}} END {print best}' "$manifest")"
   obj="$root/corpus/$rel"
   /usr/bin/time -o "$tmp" -f "%e %U %S %M" "$build/bin/asmevo-opt" "$obj" --roundtrip-check |
     tail -1 >"$tmp.out" || true
