@@ -122,6 +122,7 @@ private:
     uint32_t LandingGap; // Exact - landing address (new code put before it)
   };
   std::vector<IdPlace> IdPlaces;
+  llvm::DenseMap<int64_t, uint64_t> FuncNewStart; // by original start
   const IdPlace *findId(int64_t Id) const {
     auto It = llvm::partition_point(
         IdPlaces, [&](const IdPlace &P) { return P.Id < Id; });
@@ -254,6 +255,9 @@ llvm::Error Emitter::layout() {
     Funcs.push_back(L);
   }
   NewTextEnd = Cursor;
+  FuncNewStart.clear();
+  for (const FunctionLayout &L : Funcs)
+    FuncNewStart[L.OldStart] = L.NewStart;
   // Ids are original addresses, so an unedited layout is sorted already.
   auto ById = [](const IdPlace &A, const IdPlace &B) { return A.Id < B.Id; };
   if (!std::is_sorted(IdPlaces.begin(), IdPlaces.end(), ById))
@@ -278,6 +282,12 @@ llvm::Expected<uint64_t> Emitter::mapAddress(int64_t OldAddr, StringRef What) {
     return Delta && OldAddr >= int64_t(TextAddr + TextSize)
                ? uint64_t(OldAddr) + Delta
                : uint64_t(OldAddr);
+  // A reference to a function's first address (a call target, a function
+  // pointer) means the function's entry, wherever a pass moved the
+  // instruction that was first or put new ones before it.
+  auto Entry = FuncNewStart.find(OldAddr);
+  if (Entry != FuncNewStart.end())
+    return Entry->second;
   const IdPlace *P = findId(OldAddr);
   if (!P)
     return llvm::createStringError(
