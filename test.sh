@@ -36,4 +36,12 @@ if [ "$corpus" = 1 ]; then
   # their launch specs (host GEMM, gather, 2:4 pruning; bench/kernels/README.md)
   echo "== corpus: host reference checks of the suite's production kernels"
   python3 "$root/bench/kernels/hostcheck.py" --build "$build" --corpus "$root/corpus"
+  # [passes] the rewrite pipeline over sampled corpus kernels, each changed
+  # kernel checked by asmevo-verify (docs/WritingPasses.md, "Corpus run")
+  echo "== corpus: rewrite pipeline, verified"
+  python3 "$root/utils/pipeline-corpus.py" --bin "$build/bin" \
+    --manifest "$root/corpus/manifest.txt" --arch gfx942 \
+    --filter librocrand --filter librocsparse --filter librocblas \
+    --max-objects 60 --max-kernels 3 --jobs "$(nproc)" \
+    --work "$build/corpus-pipeline" --report "$build/corpus-pipeline-report.txt"
 fi

@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""The rewrite pipeline over corpus code objects, verified by asmevo-verify.
+
+  utils/pipeline-corpus.py --manifest corpus/manifest.txt --bin build/bin
+      [--arch gfx942] [--filter S]... [--exclude S]... [--max-objects N]
+      [--max-kernels N] [--jobs N] [--pipeline P] [--report FILE]
+
+For every selected code object K0 (each step is its own process, so a crash
+or a hang costs one object or one kernel, never the run):
+  1. asmevo-opt K0 --pipeline=P -o K1. A non-zero exit is a refusal
+     (recovery or emission declined the object) and is counted with its
+     reason; death by a signal is a crash (a failure).
+  2. K1 passes the round-trip gate (asmevo-opt K1 --roundtrip-check).
+  3. The kernels whose instructions the pipeline changed (up to
+     --max-kernels, evenly spaced) are checked one at a time with
+     asmevo-verify K0 K1 --kernel K (tier 1 on the CPU emulator): exit 0
+     equivalent, 1 NOT EQUIVALENT (a pass bug: a failure), 2 the emulator
+     or the input synthesis refused (counted with its reason).
+
+Prints the counts per category and the reasons, most frequent first.
+Exit status: 0 when nothing was not equivalent, crashed or failed the gate;
+1 otherwise; 2 on bad arguments.
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+DEFAULT_PIPELINE = ("amdgcn-waitcnt-relax,amdgcn-schedule,amdgcn-hazard,"
+                    "amdgcn-dce,amdgcn-peephole,amdgcn-regcompact")
+
+KERNEL_RE = re.compile(r"^\s*amdgcn\.(kernel|func) @(\S+)")
+ID_RE = re.compile(r"\[0x[0-9a-f]+\] ")
+
+
+def run(cmd, timeout):
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True,
+                           timeout=timeout, errors="replace")
+        return r.returncode, r.stdout, r.stderr
+    except subprocess.TimeoutExpired:
+        return None, "", ""
+
+
+def functions(mlir_text):
+    """name -> (kind, [instruction lines without ids])"""
+    funcs = {}
+    cur = None
+    for line in mlir_text.splitlines():
+        m = KERNEL_RE.match(line)
+        if m:
+            cur = m.group(2)
+            funcs[cur] = (m.group(1), [])
+            continue
+        if cur is None:
+            continue
+        s = line.strip()
+        if s.startswith("amdgcn.") and not s.startswith(
+                ("amdgcn.fallthrough", "amdgcn.s_branch", "amdgcn.cbranch")):
+            funcs[cur][1].append(ID_RE.sub("", s))
+    return funcs
+
+
+def reason(text):
+    """A message reduced to its kind: names, addresses and numbers elided."""
+    lines = [l for l in text.splitlines() if l.strip()]
+    # Passes report what they left unchanged on stderr too: the error is the
+    # line that says so, else the last one.
+    line = next((l for l in lines if "error" in l or "failed" in l),
+                lines[-1] if lines else "(no message)")
+    line = re.sub(r"^asmevo-\w+: (error: )?", "", line.strip())
+    line = re.sub(r"@?[_A-Za-z][\w.$]{24,}", "<name>", line)
+    line = re.sub(r"/\S+", "<path>", line)
+    line = re.sub(r"0x[0-9a-fA-F]+", "<hex>", line)
+    line = re.sub(r"\d+", "N", line)
+    return line[:160]
+
+
+def sample(items, n):
+    if n <= 0 or len(items) <= n:
+        return list(items)
+    return [items[i * len(items) // n] for i in range(n)]
+
+
+def do_object(a, k0, index):
+    """Returns a dict of results for one code object."""
+    res = dict(path=k0, status="ok", reason="", kernels=0, changed=0,
+               before=0, after=0, waits_before=0, waits_after=0,
+               nops_before=0, nops_after=0, verdicts=[])
+    opt = os.path.join(a.bin, "asmevo-opt")
+    verify = os.path.join(a.bin, "asmevo-verify")
+    work = os.path.join(a.work, str(index))
+    os.makedirs(work, exist_ok=True)
+    k1 = os.path.join(work, "k1.co")
+    rc, out, err = run(["nice", opt, k0, "--pipeline=" + a.pipeline, "-o", k1],
+                       a.timeout_opt)
+    if rc is None:
+        res.update(status="opt-timeout", reason="asmevo-opt timed out")
+        return res
+    if rc < 0:
+        res.update(status="crash", reason=f"asmevo-opt killed by signal {-rc}"
+                   f": {err.strip()[-300:]}")
+        return res
+    if rc != 0:
+        res.update(status="refused", reason=reason(err))
+        shutil.rmtree(work, ignore_errors=True)
+        return res
+    rc, out, err = run([opt, k1, "--roundtrip-check"], a.timeout_opt)
+    if rc != 0:
+        res.update(status="gate", reason=reason(out + err))
+        return res
+    rc0, m0, e0 = run([opt, k0, "--elide-image", "-o", "-"], a.timeout_opt)
+    rc1, m1, e1 = run([opt, k1, "--elide-image", "-o", "-"], a.timeout_opt)
+    if rc0 != 0 or rc1 != 0:
+        res.update(status="gate", reason="cannot print the dialect: " +
+                   reason(e0 + e1))
+        return res
+    f0, f1 = functions(m0), functions(m1)
+    changed = []
+    for fn, (kind, insts) in f0.items():
+        new = f1.get(fn, (kind, []))[1]
+        res["before"] += len(insts)
+        res["after"] += len(new)
+        res["waits_before"] += sum(x.startswith("amdgcn.s_waitcnt")
+                                   for x in insts)
+        res["waits_after"] += sum(x.startswith("amdgcn.s_waitcnt")
+                                  for x in new)
+        res["nops_before"] += sum(x.startswith("amdgcn.s_nop") for x in insts)
+        res["nops_after"] += sum(x.startswith("amdgcn.s_nop") for x in new)
+        if kind != "kernel":
+            continue
+        res["kernels"] += 1
+        if insts != new:
+            changed.append(fn)
+    res["changed"] = len(changed)
+    keep = False
+    for fn in sample(changed, a.max_kernels):
+        rc, out, err = run(["nice", verify, k0, k1, "--kernel", fn,
+                            "--seeds", str(a.seeds)], a.timeout_verify)
+        text = (out + err).strip()
+        if rc is None:
+            v, why = "timeout", "asmevo-verify timed out"
+        elif rc == 0:
+            v, why = "equivalent", ""
+        elif rc == 1:
+            v, why = "not-equivalent", text
+            keep = True
+        elif rc == 2:
+            # The verdict line is 'NAME: CANNOT DECIDE: why'.
+            m = re.search(r": CANNOT DECIDE: (.*)", text)
+            v, why = "cannot-decide", reason(m.group(1) if m else text)
+        else:
+            v, why = "crash", f"asmevo-verify exit {rc}: {text[-300:]}"
+            keep = True
+        res["verdicts"].append((fn, v, why))
+    if not keep:
+        shutil.rmtree(work, ignore_errors=True)
+    else:
+        res["kept"] = k1
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", required=True, help="directory of asmevo tools")
+    ap.add_argument("--manifest", help="corpus manifest.txt")
+    ap.add_argument("--list", help="file with one code object path a line")
+    ap.add_argument("objects", nargs="*", help="code objects")
+    ap.add_argument("--arch", default="gfx942",
+                    help="with --manifest: these architectures (comma list)")
+    ap.add_argument("--filter", action="append", default=[],
+                    help="keep paths containing one of these strings")
+    ap.add_argument("--exclude", action="append", default=[],
+                    help="drop paths containing this string")
+    ap.add_argument("--max-objects", type=int, default=0,
+                    help="at most this many objects, evenly spaced (0 = all)")
+    ap.add_argument("--max-kernels", type=int, default=4,
+                    help="changed kernels verified per object, evenly "
+                         "spaced (0 = all)")
+    ap.add_argument("--seeds", type=int, default=2,
+                    help="tier-1 data seeds per launch shape")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--timeout-opt", type=float, default=900)
+    ap.add_argument("--timeout-verify", type=float, default=300)
+    ap.add_argument("--pipeline", default=DEFAULT_PIPELINE)
+    ap.add_argument("--work", default="/tmp/asmevo-pipeline-corpus",
+                    help="scratch directory (K1 of failing objects is kept)")
+    ap.add_argument("--report", help="write one line per object and kernel")
+    a = ap.parse_args()
+
+    paths = list(a.objects)
+    if a.list:
+        paths += [l.strip() for l in open(a.list)
+                  if l.strip() and not l.startswith("#")]
+    if a.manifest:
+        archs = set(a.arch.split(","))
+        base = os.path.dirname(os.path.abspath(a.manifest))
+        for l in open(a.manifest):
+            if l.startswith("#"):
+                continue
+            f = l.rstrip("\n").split("\t")
+            if len(f) >= 2 and f[1] in archs:
+                paths.append(os.path.join(base, f[0]))
+    paths = [p for p in paths
+             if (not a.filter or any(s in p for s in a.filter))
+             and not any(s in p for s in a.exclude)]
+    paths = sample(paths, a.max_objects)
+    if not paths:
+        print("pipeline-corpus: no code objects selected", file=sys.stderr)
+        return 2
+    for tool in ("asmevo-opt", "asmevo-verify"):
+        if not os.access(os.path.join(a.bin, tool), os.X_OK):
+            print(f"pipeline-corpus: {a.bin}/{tool} missing", file=sys.stderr)
+            return 2
+    os.makedirs(a.work, exist_ok=True)
+
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as ex:
+        futs = [ex.submit(do_object, a, p, i) for i, p in enumerate(paths)]
+        for i, f in enumerate(futs):
+            r = f.result()
+            results.append(r)
+            eq = sum(v == "equivalent" for _, v, _ in r["verdicts"])
+            print(f"[{i + 1}/{len(paths)}] {os.path.basename(r['path'])}: "
+                  f"{r['status']} {r['reason']} kernels {r['kernels']}, "
+                  f"changed {r['changed']}, verified {eq}/"
+                  f"{len(r['verdicts'])} equivalent", flush=True)
+
+    objs = collections.Counter(r["status"] for r in results)
+    kv = collections.Counter()
+    why = collections.defaultdict(collections.Counter)
+    failures = []
+    tot = collections.Counter()
+    for r in results:
+        for k in ("kernels", "changed", "before", "after", "waits_before",
+                  "waits_after", "nops_before", "nops_after"):
+            tot[k] += r[k]
+        name = os.path.basename(r["path"])
+        if r["status"] != "ok":
+            why[r["status"]][r["reason"]] += 1
+        if r["status"] in ("crash", "gate"):
+            failures.append(f"{name}: {r['status']}: {r['reason']}")
+        for fn, v, w in r["verdicts"]:
+            kv[v] += 1
+            if v in ("cannot-decide", "timeout"):
+                why["kernel " + v][w] += 1
+            if v in ("not-equivalent", "crash"):
+                failures.append(f"{name} @{fn}: {v} (K1 kept at "
+                                f"{r.get('kept')}):\n{w}")
+    if a.report:
+        with open(a.report, "w") as rep:
+            for r in results:
+                rep.write(f"{r['path']}\t{r['status']}\t{r['reason']}\t"
+                          f"kernels={r['kernels']} changed={r['changed']}\n")
+                for fn, v, w in r["verdicts"]:
+                    rep.write(f"  {fn}\t{v}\t{w.splitlines()[0] if w else ''}"
+                              "\n")
+
+    print(f"pipeline: {a.pipeline}")
+    print(f"objects: {len(results)}: " + ", ".join(
+        f"{objs[k]} {k}" for k in ("ok", "refused", "opt-timeout", "gate",
+                                   "crash") if objs[k]))
+    print(f"kernels in rewritten objects: {tot['kernels']}, changed by the "
+          f"pipeline: {tot['changed']}")
+    print(f"instructions (all functions): {tot['before']} -> {tot['after']}; "
+          f"s_waitcnt {tot['waits_before']} -> {tot['waits_after']}; "
+          f"s_nop {tot['nops_before']} -> {tot['nops_after']}")
+    print(f"changed kernels verified: {sum(kv.values())}: " + ", ".join(
+        f"{kv[k]} {k}" for k in ("equivalent", "not-equivalent",
+                                 "cannot-decide", "timeout", "crash")))
+    for cat in sorted(why):
+        print(f"reasons ({cat}):")
+        for w, n in why[cat].most_common(12):
+            print(f"  {n:5d}  {w}")
+    for f in failures:
+        print("FAIL: " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
