@@ -101,6 +101,33 @@ const KernelInfo *CodeObject::kernel(StringRef KName) const {
   return It == KernelIndex.end() ? nullptr : &Kernels[It->second];
 }
 
+// LLVM's e_flags -> processor switch (ELFObjectFileBase::getAMDGPUCPUName)
+// ends in llvm_unreachable: a value it does not list is undefined behaviour
+// in a release build (the fuzzer got a garbage name, then an abort). Only
+// values that name a processor in this LLVM's ELF.h may reach it.
+static bool isKnownAMDGPUMach(unsigned Mach) {
+  if (Mach >= ELF::EF_AMDGPU_MACH_R600_FIRST &&
+      Mach <= ELF::EF_AMDGPU_MACH_R600_LAST)
+    return true;
+  if (Mach < ELF::EF_AMDGPU_MACH_AMDGCN_FIRST ||
+      Mach > ELF::EF_AMDGPU_MACH_AMDGCN_LAST)
+    return false;
+  switch (Mach) {
+  case ELF::EF_AMDGPU_MACH_AMDGCN_RESERVED_0X27:
+  case ELF::EF_AMDGPU_MACH_AMDGCN_RESERVED_0X40:
+  case ELF::EF_AMDGPU_MACH_AMDGCN_RESERVED_0X4B:
+  case ELF::EF_AMDGPU_MACH_AMDGCN_RESERVED_0X4D:
+  case ELF::EF_AMDGPU_MACH_AMDGCN_RESERVED_0X50:
+  case ELF::EF_AMDGPU_MACH_AMDGCN_RESERVED_0X56:
+  case ELF::EF_AMDGPU_MACH_AMDGCN_RESERVED_0X57:
+    return false;
+  default:
+    // 0x5b-0x5e have no name between GFX1251 and GFX9_4_GENERIC.
+    return Mach <= ELF::EF_AMDGPU_MACH_AMDGCN_GFX1251 ||
+           Mach == ELF::EF_AMDGPU_MACH_AMDGCN_GFX9_4_GENERIC;
+  }
+}
+
 static std::string featuresFromFlags(uint32_t Flags, unsigned Version,
                                      std::string &TargetSuffix) {
   std::string F;
@@ -171,6 +198,9 @@ Error CodeObject::parseImpl() {
   EFlags = Hdr.e_flags;
 
   // The processor comes from e_flags through LLVM's own mapping.
+  if (!isKnownAMDGPUMach(EFlags & ELF::EF_AMDGPU_MACH))
+    return createStringError(
+        formatv("unknown AMDGPU processor in e_flags {0:x}", EFlags));
   {
     auto ObjOrErr = object::ELF64LEObjectFile::create(MemoryBufferRef(
         StringRef(reinterpret_cast<const char *>(Img.data()), Img.size()),
