@@ -95,6 +95,7 @@ void Legality::recordHazards(ArrayRef<Operation *> Consumers) {
 
 void Legality::rebuildBaseline() {
   BaseOrder.clear();
+  PcrelTargets.clear();
   BaseUnwaited.clear();
   BaseSyncPending.clear();
   BaseHazards.clear();
@@ -106,6 +107,9 @@ void Legality::rebuildBaseline() {
     for (Operation &Op : B) {
       L.push_back(&Op);
       Ops.push_back(&Op);
+      if (auto I = dyn_cast<amdgcn::InstOp>(&Op))
+        if (I.getPcrelPart() != amdgcn::InstOp::NoPcRel)
+          PcrelTargets.insert(I.getPcrelTarget());
     }
   }
   BaseWaits = std::make_unique<WaitcntAnalysis>(Fn, *Cache);
@@ -483,6 +487,35 @@ Verdict Legality::checkStructure(Transaction &T) {
                              "an op would follow the terminator " +
                                  Cache->describe(&Op));
     }
+  }
+  // A PC-relative literal of this function (a jump table, a long branch)
+  // names its target by the id of the instruction there, and emission lands
+  // it on that instruction or on new ops put right before it. So a block
+  // whose first instruction is such a target keeps it first, after new ops
+  // only. (A function's own start is its entry, which emission maps.)
+  int64_t FnStart = -1;
+  if (auto A = Fn->getAttrOfType<IntegerAttr>("addr"))
+    FnStart = A.getInt();
+  for (Block *B : T.Touched) {
+    auto It = BaseOrder.find(B);
+    if (It == BaseOrder.end() || It->second.empty())
+      continue;
+    Operation *First = It->second.front();
+    int64_t Id = getInstId(First);
+    if (Id < 0 || Id == FnStart || !PcrelTargets.contains(Id))
+      continue;
+    bool Kept = First->getBlock() == B;
+    for (Operation &Op : *B) {
+      if (!Kept || &Op == First)
+        break;
+      Kept = getInstId(&Op) < 0;
+    }
+    if (!Kept)
+      return Verdict::fail(
+          Verdict::Kind::Structure,
+          Cache->describe(First) +
+              " is the target of a PC-relative reference (jump table or "
+              "long branch): it must stay first in its block");
   }
   return Verdict::ok();
 }

@@ -205,6 +205,8 @@ private:
   // Baseline.
   llvm::DenseMap<mlir::Block *, llvm::SmallVector<mlir::Operation *, 16>>
       BaseOrder;
+  llvm::DenseSet<int64_t> PcrelTargets; // ids named by this function's
+                                        // PC-relative literals
   std::unique_ptr<WaitcntAnalysis> BaseWaits;
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Operation *, 2>>
       BaseUnwaited;
