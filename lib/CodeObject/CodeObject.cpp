@@ -93,6 +93,15 @@ Expected<ArrayRef<uint8_t>> CodeObject::bytesAt(uint64_t VAddr,
     return createStringError(formatv("{0} bytes at {1:x} run past the end of "
                                      "section {2}",
                                      Size, VAddr, S->Name));
+  // Only sections with file bytes had their extent checked against the file
+  // (an SHT_NULL header with SHF_ALLOC set slipped through: found by the
+  // fuzzer).
+  uint64_t FileSize = image().size();
+  if (S->Offset > FileSize || Rel > FileSize - S->Offset ||
+      Size > FileSize - S->Offset - Rel)
+    return createStringError(formatv("{0} bytes at {1:x} (section {2}) lie "
+                                     "outside the file",
+                                     Size, VAddr, S->Name));
   return image().slice(S->Offset + Rel, Size);
 }
 
