@@ -306,7 +306,11 @@ Error CodeObject::parseImpl() {
       if (Note.getName() != "AMDGPU" ||
           Note.getType() != ELF::NT_AMDGPU_METADATA)
         continue;
-      ArrayRef<uint8_t> Desc = Note.getDesc(S.sh_addralign);
+      // The alignment the note iterator itself uses: sh_addralign 0 or 1
+      // means 4 (0 asserted in getDesc and put the descriptor at the note
+      // header in release builds; found by the fuzzer).
+      ArrayRef<uint8_t> Desc =
+          Note.getDesc(std::max<uint64_t>(S.sh_addralign, 4));
       MetadataNote MN;
       MN.Doc = std::make_unique<msgpack::Document>();
       MN.Offset = Desc.data() - Img.data();
