@@ -325,8 +325,9 @@ void doLane(Wave &W, const Inst &I, uint8_t *Ptr, int Space, unsigned Lane,
     break;
   case Store: {
     uint8_t Buf[16];
-    gatherData(W, *Data, Lane, N, Buf);
     unsigned D16 = auxD16(A);
+    // A d16_hi store reads the whole register to take its high half.
+    gatherData(W, *Data, Lane, D16 == 2 ? 4 : N, Buf);
     if (D16 == 2) { // store the high half of the register
       uint32_t V;
       std::memcpy(&V, Buf, 4);
@@ -766,7 +767,8 @@ void hDs(Wave &W, const Inst &I) {
       scatterResult(W, *Dst, L, P, N, A);
     } else if (Kind == Store) {
       uint8_t B[16];
-      gatherData(W, *D0, L, N, B);
+      // A d16_hi write reads the whole register to take its high half.
+      gatherData(W, *D0, L, auxD16(A) == 2 ? 4 : N, B);
       if (auxD16(A) == 2) {
         uint32_t V;
         std::memcpy(&V, B, 4);
