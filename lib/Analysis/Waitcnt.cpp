@@ -35,7 +35,10 @@ bool PendingOp::coveredBy(const unsigned Counts[NumCounters]) const {
     if (!(Counters & (1u << C)))
       continue;
     if (InOrder & (1u << C)) {
-      if (Younger[C] < Counts[C])
+      // A count at the field's maximum is no wait: the op is not assumed to
+      // have completed because many younger ones were issued (LLVM's
+      // SIInsertWaitcnts waits for max - 1 rather than rely on saturation).
+      if (Counts[C] >= MaxCount[C] || Younger[C] < Counts[C])
         return false;
     } else if (Counts[C] != 0) {
       return false;
@@ -48,9 +51,9 @@ void PendingOp::requiredCounts(unsigned Counts[NumCounters]) const {
   for (unsigned C = 0; C < NumCounters; ++C) {
     if (!(Counters & (1u << C)))
       continue;
-    unsigned Need = (InOrder & (1u << C)) ? std::min<unsigned>(Younger[C],
-                                                                MaxCount[C])
-                                          : 0;
+    unsigned Need = (InOrder & (1u << C))
+                        ? std::min<unsigned>(Younger[C], MaxCount[C] - 1)
+                        : 0;
     Counts[C] = std::min(Counts[C], Need);
   }
 }
@@ -102,7 +105,8 @@ void PendingState::issue(const InstInfo &I) {
   N.Counters = I.Counters;
   N.InOrder = I.InOrder;
   N.Defs = &I.Defs;
-  N.LdsDma = I.MemWrite == MemSpace::LDS && (I.Counters & counterBit(Counter::VM));
+  N.LdsDma =
+      I.MemWrite == MemSpace::LDS && (I.Counters & counterBit(Counter::VM));
   Ops.push_back(N);
 }
 
@@ -177,7 +181,8 @@ const PendingState &WaitcntAnalysis::in(Block *B) const {
 }
 
 void WaitcntAnalysis::replay(
-    Block *B, llvm::function_ref<void(Operation *, const PendingState &)> F) const {
+    Block *B,
+    llvm::function_ref<void(Operation *, const PendingState &)> F) const {
   PendingState S = in(B);
   for (Operation &Op : *B) {
     F(&Op, S);

@@ -51,6 +51,36 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
     amdgcn.s_endpgm [0x28]
   }
 
+  // CHECK-LABEL: amdgcn.kernel @lgkm_counter_saturates
+  amdgcn.kernel @lgkm_counter_saturates attributes {descriptor = {}} {
+    // Fifteen younger LDS reads do not complete the first one: lgkmcnt(15)
+    // is the field's "no wait", so the loosest wait is lgkmcnt(14) (as in
+    // LLVM's SIInsertWaitcnts), never none.
+    // CHECK: ds_read_b32 "v15, v20"
+    // CHECK-NEXT: amdgcn.s_waitcnt lgkmcnt(14)
+    // CHECK-NEXT: v_add_u32_e32 "v16, v0, v0"
+    amdgcn.inst [0x0] ds_read_b32 "v0, v20"
+    amdgcn.inst [0x8] ds_read_b32 "v1, v20"
+    amdgcn.inst [0x10] ds_read_b32 "v2, v20"
+    amdgcn.inst [0x18] ds_read_b32 "v3, v20"
+    amdgcn.inst [0x20] ds_read_b32 "v4, v20"
+    amdgcn.inst [0x28] ds_read_b32 "v5, v20"
+    amdgcn.inst [0x30] ds_read_b32 "v6, v20"
+    amdgcn.inst [0x38] ds_read_b32 "v7, v20"
+    amdgcn.inst [0x40] ds_read_b32 "v8, v20"
+    amdgcn.inst [0x48] ds_read_b32 "v9, v20"
+    amdgcn.inst [0x50] ds_read_b32 "v10, v20"
+    amdgcn.inst [0x58] ds_read_b32 "v11, v20"
+    amdgcn.inst [0x60] ds_read_b32 "v12, v20"
+    amdgcn.inst [0x68] ds_read_b32 "v13, v20"
+    amdgcn.inst [0x70] ds_read_b32 "v14, v20"
+    amdgcn.inst [0x78] ds_read_b32 "v15, v20"
+    amdgcn.s_waitcnt [0x80] lgkmcnt(0)
+    amdgcn.inst [0x84] v_add_u32_e32 "v16, v0, v0"
+    amdgcn.inst [0x88] v_add_u32_e32 "v17, v15, v16"
+    amdgcn.s_endpgm [0x8c]
+  }
+
   // CHECK-LABEL: amdgcn.kernel @fence_is_kept
   amdgcn.kernel @fence_is_kept attributes {descriptor = {}} {
     // No register needs the store or the load complete, but the barrier
@@ -113,4 +143,4 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
   }
 }
 
-// SUMMARY: amdgcn-waitcnt-relax: 4 function(s) changed
+// SUMMARY: amdgcn-waitcnt-relax: 5 function(s) changed
