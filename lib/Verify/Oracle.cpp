@@ -262,6 +262,30 @@ static Expected<TestInput> captureInput(const CodeObject &K0Obj,
   return In;
 }
 
+/// "" when two runs left the same bytes in every region, else where they
+/// first differ.
+static std::string firstDifference(ArrayRef<MemRegion> A,
+                                   ArrayRef<MemRegion> B) {
+  if (A.size() != B.size())
+    return formatv("{0} regions after the first run, {1} after the second",
+                   A.size(), B.size())
+        .str();
+  for (size_t K = 0; K < A.size(); ++K) {
+    const std::vector<uint8_t> &X = A[K].Data, &Y = B[K].Data;
+    if (X == Y)
+      continue;
+    size_t Off = 0;
+    while (Off < X.size() && Off < Y.size() && X[Off] == Y[Off])
+      ++Off;
+    return formatv("{0} differs at byte {1} (address {2:x}): 0x{3:x-2} then "
+                   "0x{4:x-2}",
+                   A[K].Name, Off, A[K].Base + Off, Off < X.size() ? X[Off] : 0,
+                   Off < Y.size() ? Y[Off] : 0)
+        .str();
+  }
+  return "";
+}
+
 Expected<std::unique_ptr<Reference>>
 Reference::create(ArrayRef<uint8_t> K0Bytes, StringRef Kernel,
                   const OracleOptions &Opts) {
@@ -352,6 +376,31 @@ Reference::create(ArrayRef<uint8_t> K0Bytes, StringRef Kernel,
     for (auto &[PC, N] : R->Profile)
       I.Coverage[PC] += N;
     R->Profile.clear();
+    if (Kept.empty()) {
+      // A verdict compares K1 with one run of K0, so that run must be
+      // reproducible: run K0 again on the first input. A difference is the
+      // executor's (or the kernel's) nondeterminism, e.g. state left from an
+      // earlier run, and says nothing about K1.
+      auto Again =
+          I.Exec->run(In.Image, I.execOptions(In, 0, Opts.Budget, false));
+      std::string Why;
+      if (!Again)
+        Why = toString(Again.takeError());
+      else if (!Again->ok())
+        Why = "the second run fails: " + Again->Message;
+      else
+        Why = firstDifference(R->Regions, Again->Regions);
+      if (!Why.empty()) {
+        I.Undecidable = Evidence{
+            In.Name,
+            "K0 is not deterministic on the " + I.Exec->name().str() +
+                " executor: " + Why,
+            "two runs of K0 on the same input differ; this is not a failure "
+            "of the candidate: the executor (or K0, e.g. an unordered race) "
+            "does not give one result to compare with"};
+        return Ref;
+      }
+    }
     if (In.From == TestInput::Capture) {
       // Replaying K0 must reproduce the recorded after-state.
       size_t J = 0;

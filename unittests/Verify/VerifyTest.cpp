@@ -448,6 +448,55 @@ TEST(Oracle, IdentityAndMutant) {
   EXPECT_GE(Races, 2u);
 }
 
+/// The emulator, except that every second run flips a bit of the first
+/// buffer it returns: an executor that does not give one result.
+class FlakyExecutor : public Executor {
+public:
+  FlakyExecutor() : Emu(createEmulatorExecutor()) {}
+  llvm::StringRef name() const override { return "flaky"; }
+  llvm::Expected<ExecResult> run(const DispatchImage &Image,
+                                 const ExecOptions &Opts) override {
+    auto R = Emu->run(Image, Opts);
+    if (R && R->ok() && (++Runs % 2) == 0)
+      for (MemRegion &M : R->Regions)
+        if (M.K == MemRegion::Buffer && !M.Data.empty()) {
+          M.Data[0] ^= 1;
+          break;
+        }
+    return R;
+  }
+
+private:
+  std::unique_ptr<Executor> Emu;
+  unsigned Runs = 0;
+};
+
+TEST(Oracle, NondeterministicReferenceIsUndecidable) {
+  // Comparing K1 with one of two different results of K0 would give a
+  // verdict about the executor, not about K1: cannot decide, with the
+  // reason, and never "not equivalent" for K0 itself.
+  std::vector<uint8_t> K0 = readKernel("elementwise-gfx942-v5.hsaco");
+  FlakyExecutor Flaky;
+  OracleOptions O;
+  O.Exec = &Flaky;
+  auto Ref = Reference::create(K0, "axpy_f32", O);
+  ASSERT_TRUE(bool(Ref)) << llvm::toString(Ref.takeError());
+  ASSERT_TRUE((*Ref)->undecidable());
+  VerdictResult V = (*Ref)->check(K0);
+  EXPECT_EQ(V.V, Verdict::CannotDecide) << V.str();
+  EXPECT_NE(V.Why.Summary.find("K0 is not deterministic on the flaky "
+                               "executor"),
+            std::string::npos)
+      << V.Why.Summary;
+
+  // The same kernel on the emulator itself is reproducible.
+  OracleOptions Plain;
+  auto Ref2 = Reference::create(K0, "axpy_f32", Plain);
+  ASSERT_TRUE(bool(Ref2)) << llvm::toString(Ref2.takeError());
+  EXPECT_FALSE((*Ref2)->undecidable());
+  EXPECT_EQ((*Ref2)->check(K0).V, Verdict::Equivalent);
+}
+
 TEST(Mutate, EquivalentRewritesAccepted) {
   std::vector<uint8_t> K0 = readKernel("intdiv-gfx942-v5.hsaco");
   mlir::DialectRegistry Reg;
