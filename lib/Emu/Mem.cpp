@@ -586,6 +586,17 @@ void hBuf(Wave &W, const Inst &I) {
   const Opnd *Dst = I.NDst ? &I.Dst[0] : nullptr;
   const uint32_t *VA = VAddr ? vregOf(W, *VAddr) : nullptr;
   bool Scratch = (Base >> 32) == (ScratchRsrcBase >> 32);
+  // A lane's buffer index and offset from VADDR: with both, the index is
+  // the first VGPR and the offset the second.
+  auto laneIndexAndOffset = [&](unsigned L) -> std::pair<uint32_t, uint32_t> {
+    if (Idxen && Offen)
+      return {VA[L], VA[64 + L]};
+    if (Idxen)
+      return {VA[L], 0};
+    if (Offen)
+      return {0, VA[L]};
+    return {0, 0};
+  };
   uint64_t Exec = W.exec();
   // Whole-wave path: every active lane's access entirely in range.
   if (!Scratch && !ToLds && !AddTid && (!(Offen || Idxen) || VA)) {
@@ -594,15 +605,7 @@ void hBuf(Wave &W, const Inst &I) {
       bool AllIn = true;
       for (uint64_t M = Exec; M && AllIn; M &= M - 1) {
         unsigned L = __builtin_ctzll(M);
-        uint32_t VIdx = 0, VOff = 0;
-        if (Idxen && Offen) {
-          VIdx = VA[L];
-          VOff = VA[64 + L];
-        } else if (Idxen) {
-          VIdx = VA[L];
-        } else if (Offen) {
-          VOff = VA[L];
-        }
+        auto [VIdx, VOff] = laneIndexAndOffset(L);
         uint64_t Off = uint64_t(VOff) + I.Off;
         // Dword-granular range check of the whole access (gfx9 rules).
         AllIn = Stride == 0 ? Off + N <= NumRec
@@ -616,15 +619,7 @@ void hBuf(Wave &W, const Inst &I) {
   for (unsigned L = 0; L < 64; ++L) {
     if (!((Exec >> L) & 1))
       continue;
-    uint32_t VIdx = 0, VOff = 0;
-    if (Idxen && Offen) {
-      VIdx = VA[L];
-      VOff = VA[64 + L];
-    } else if (Idxen) {
-      VIdx = VA[L];
-    } else if (Offen) {
-      VOff = VA[L];
-    }
+    auto [VIdx, VOff] = laneIndexAndOffset(L);
     uint64_t Off = uint64_t(VOff) + I.Off;
     if (Scratch) {
       // Private segment buffer (swizzled per lane by hardware): the lane's
