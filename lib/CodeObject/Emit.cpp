@@ -21,6 +21,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
+#include <optional>
 
 using namespace mlir;
 using namespace asmevo;
@@ -66,11 +67,15 @@ private:
   bool functionChanged(const FunctionLayout &L, const CodeObject &Orig);
   /// Register usage of the kernel's original code and its callees'.
   RegisterUsage originalKernelUsage(KernelOp K, const CodeObject &Orig);
-  /// forEachReachableFunction over callee lists computed once per emission:
-  /// kernels share device functions, and walking the callees' code again for
-  /// every kernel made emission grow with kernels x callee code.
+  /// One call graph per emission: kernels share device functions, and
+  /// walking the callees' code again for every kernel made emission grow
+  /// with kernels x callee code.
   void forEachReachable(Operation *Fn,
-                        llvm::function_ref<bool(Operation *)> Visit);
+                        llvm::function_ref<bool(Operation *)> Visit) {
+    if (!Calls)
+      Calls.emplace(Op);
+    Calls->forEachReachable(Fn, Visit);
+  }
   const FunctionLayout *layoutOf(Operation *Fn);
   /// Bytes an op takes in this layout (long branches are longer).
   unsigned opSize(Operation *O) const {
@@ -144,7 +149,7 @@ private:
   std::vector<uint8_t> EmittedText; // the new .text, for change detection
   llvm::DenseMap<Operation *, unsigned> LongBranchPair;
   // Filled on first use, after the final layout.
-  llvm::DenseMap<Operation *, SmallVector<Operation *, 2>> Callees;
+  std::optional<CallGraph> Calls;
   llvm::DenseMap<Operation *, const FunctionLayout *> LayoutOf;
   llvm::DenseMap<Operation *, bool> FunctionChanged;
 };
@@ -161,7 +166,7 @@ static uint32_t fillWordOf(Operation *Fn) {
 static int64_t paddingWords(Operation *Fn) {
   int64_t N = 0;
   if (auto Pad = Fn->getAttrOfType<DenseI64ArrayAttr>("padding"))
-    for (size_t I = 0; I + 1 < Pad.size(); I += 2)
+    for (int64_t I = 0; I + 1 < Pad.size(); I += 2)
       N += Pad[I + 1];
   return N;
 }
@@ -592,7 +597,7 @@ llvm::Error Emitter::encodeText(std::vector<uint8_t> &Text) {
     // laid-out length.
     int64_t Left = L.PadWords;
     if (auto Pad = L.Fn->getAttrOfType<DenseI64ArrayAttr>("padding"))
-      for (size_t I = 0; I + 1 < Pad.size() && Left; I += 2)
+      for (int64_t I = 0; I + 1 < Pad.size() && Left; I += 2)
         for (int64_t N = 0; N < Pad[I + 1] && Left; ++N, --Left)
           put32(Text, uint32_t(Pad[I]));
     for (; Left; --Left)
@@ -639,39 +644,6 @@ const FunctionLayout *Emitter::layoutOf(Operation *Fn) {
     for (const FunctionLayout &L : Funcs)
       LayoutOf[L.Fn] = &L;
   return LayoutOf.lookup(Fn);
-}
-
-void Emitter::forEachReachable(Operation *Fn,
-                               llvm::function_ref<bool(Operation *)> Visit) {
-  if (Callees.empty()) {
-    // The same edges as forEachReachableFunction: a PC-relative target that
-    // starts a function.
-    llvm::DenseMap<int64_t, Operation *> FnAt;
-    for (Operation &F : Op.getBodyBlock())
-      FnAt[F.getAttrOfType<IntegerAttr>("addr").getInt()] = &F;
-    for (Operation &F : Op.getBodyBlock()) {
-      auto &List = Callees[&F];
-      F.walk([&](InstOp I) {
-        if (I.getPcrelPart() == InstOp::NoPcRel)
-          return;
-        if (Operation *Callee = FnAt.lookup(I.getPcrelTarget()))
-          if (!llvm::is_contained(List, Callee))
-            List.push_back(Callee);
-      });
-    }
-  }
-  llvm::DenseSet<Operation *> Seen;
-  SmallVector<Operation *> Work = {Fn};
-  while (!Work.empty()) {
-    Operation *F = Work.pop_back_val();
-    if (!Seen.insert(F).second)
-      continue;
-    if (!Visit(F))
-      return;
-    auto It = Callees.find(F);
-    if (It != Callees.end())
-      Work.append(It->second.begin(), It->second.end());
-  }
 }
 
 RegisterUsage Emitter::originalKernelUsage(KernelOp K, const CodeObject &Orig) {

@@ -84,12 +84,26 @@ RegisterUsage asmevo::computeRegisterUsage(ArrayRef<uint8_t> Code,
   return U;
 }
 
-void asmevo::forEachReachableFunction(
-    Operation *Fn, llvm::function_ref<bool(Operation *)> Visit) {
-  auto CO = Fn->getParentOfType<CodeObjectOp>();
-  llvm::DenseMap<int64_t, Operation *> FnAt;
+CallGraph::CallGraph(CodeObjectOp CO) {
   for (Operation &F : CO.getBodyBlock())
     FnAt[F.getAttrOfType<IntegerAttr>("addr").getInt()] = &F;
+}
+
+ArrayRef<Operation *> CallGraph::calleesOf(Operation *Fn) {
+  auto [It, New] = Callees.try_emplace(Fn);
+  if (New)
+    Fn->walk([&, &List = It->second](InstOp I) {
+      if (I.getPcrelPart() == InstOp::NoPcRel)
+        return;
+      if (Operation *Callee = FnAt.lookup(I.getPcrelTarget()))
+        if (!llvm::is_contained(List, Callee))
+          List.push_back(Callee);
+    });
+  return It->second;
+}
+
+void CallGraph::forEachReachable(Operation *Fn,
+                                 llvm::function_ref<bool(Operation *)> Visit) {
   llvm::DenseSet<Operation *> Seen;
   SmallVector<Operation *> Work = {Fn};
   while (!Work.empty()) {
@@ -98,14 +112,13 @@ void asmevo::forEachReachableFunction(
       continue;
     if (!Visit(F))
       return;
-    F->walk([&](InstOp I) {
-      if (I.getPcrelPart() == InstOp::NoPcRel)
-        return;
-      auto It = FnAt.find(I.getPcrelTarget());
-      if (It != FnAt.end())
-        Work.push_back(It->second);
-    });
+    llvm::append_range(Work, calleesOf(F));
   }
+}
+
+void asmevo::forEachReachableFunction(
+    Operation *Fn, llvm::function_ref<bool(Operation *)> Visit) {
+  CallGraph(Fn->getParentOfType<CodeObjectOp>()).forEachReachable(Fn, Visit);
 }
 
 RegisterUsage asmevo::computeKernelRegisterUsage(KernelOp Kernel,

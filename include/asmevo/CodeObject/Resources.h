@@ -42,8 +42,27 @@ unsigned numExtraSGPRs(const TargetInfo &TI, bool VCCUsed, bool FlatScrUsed);
 bool kernelUsesFlatScratch(const RegisterUsage &Usage,
                            const KernelDescriptor &KD);
 
-/// Calls Visit on Fn and on every function it can reach through PC-relative
-/// targets that start a function, each once; stops when Visit returns false.
+/// The direct calls between the functions of a code object: a PC-relative
+/// target that starts a function is an edge. A function's callees are found
+/// when a walk first reaches it and kept, so repeated walks (one per kernel
+/// of an object whose kernels share device functions) do not read the
+/// callees' code again.
+class CallGraph {
+public:
+  explicit CallGraph(amdgcn::CodeObjectOp CO);
+  /// Calls Visit on Fn and on every function it can reach, each once; stops
+  /// when Visit returns false.
+  void forEachReachable(mlir::Operation *Fn,
+                        llvm::function_ref<bool(mlir::Operation *)> Visit);
+
+private:
+  llvm::ArrayRef<mlir::Operation *> calleesOf(mlir::Operation *Fn);
+  llvm::DenseMap<int64_t, mlir::Operation *> FnAt;
+  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Operation *, 2>>
+      Callees;
+};
+
+/// A one-shot CallGraph walk from Fn.
 void forEachReachableFunction(mlir::Operation *Fn,
                               llvm::function_ref<bool(mlir::Operation *)> Visit);
 
