@@ -7,10 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "asmevo/Emu/Emulator.h"
-#include "asmevo/MC/TargetInfo.h"
+#include "EmuTestUtil.h"
 
-#include "llvm/MC/MCInst.h"
+#include "asmevo/Emu/Emulator.h"
 
 #include "gtest/gtest.h"
 
@@ -29,13 +28,7 @@ uint32_t fb(float F) {
 }
 
 SnippetResult run(const std::string &Text, SnippetState S) {
-  auto TI = TargetInfo::get("gfx942", "");
-  EXPECT_TRUE(bool(TI));
-  llvm::MCInst MI;
-  llvm::SmallVector<uint8_t, 16> Code, End;
-  EXPECT_FALSE(bool((*TI)->assemble(Text, MI, Code))) << Text;
-  EXPECT_FALSE(bool((*TI)->assemble("s_endpgm", MI, End)));
-  Code.append(End.begin(), End.end());
+  std::vector<uint8_t> Code = test::assembleSnippet("gfx942", {Text});
   RunOptions O;
   O.Budget = 100;
   return runSnippet("gfx942", Code, S, nullptr, O);
@@ -127,12 +120,9 @@ TEST(EmuFp8Cvt, UndocumentedCasesAreRefused) {
   EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
   RunOptions O;
   // Stochastic rounding is approximate: refused under --refuse-approx.
-  auto TI = TargetInfo::get("gfx942", "");
-  llvm::MCInst MI;
-  llvm::SmallVector<uint8_t, 16> Code, End;
-  ASSERT_FALSE(bool((*TI)->assemble("v_cvt_sr_fp8_f32 v1, v2, v3", MI, Code)));
-  ASSERT_FALSE(bool((*TI)->assemble("s_endpgm", MI, End)));
-  Code.append(End.begin(), End.end());
+  std::vector<uint8_t> Code =
+      test::assembleSnippet("gfx942", {"v_cvt_sr_fp8_f32 v1, v2, v3"});
+  ASSERT_FALSE(Code.empty());
   O.RefuseApproximate = true;
   auto R2 = runSnippet("gfx942", Code, S, nullptr, O);
   EXPECT_EQ(R2.Run.Kind, ErrorKind::Approximate) << R2.Run.Message;

@@ -12,10 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "asmevo/Emu/Emulator.h"
-#include "asmevo/MC/TargetInfo.h"
+#include "EmuTestUtil.h"
 
-#include "llvm/MC/MCInst.h"
+#include "asmevo/Emu/Emulator.h"
+
 
 #include "gtest/gtest.h"
 
@@ -265,14 +265,8 @@ void runCase(const Case &C, unsigned Seed) {
     Text += " abid:" + std::to_string(C.Abid);
   if (C.Blgp)
     Text += " blgp:" + std::to_string(C.Blgp);
-  auto TI = TargetInfo::get(C.CPU, "");
-  ASSERT_TRUE(bool(TI));
-  llvm::MCInst MI;
-  llvm::SmallVector<uint8_t, 16> Code;
-  ASSERT_FALSE(bool((*TI)->assemble(Text, MI, Code))) << Text;
-  llvm::SmallVector<uint8_t, 16> End;
-  ASSERT_FALSE(bool((*TI)->assemble("s_endpgm", MI, End)));
-  Code.append(End.begin(), End.end());
+  std::vector<uint8_t> Code = test::assembleSnippet(C.CPU, {Text});
+  ASSERT_FALSE(Code.empty()) << Text;
   SnippetState S;
   S.V = R.V;
   RunOptions O;
@@ -447,13 +441,7 @@ TEST(EmuMfma, LayoutsMatchHostProduct) {
 
 SnippetResult runOne(const char *CPU, const std::string &Text,
                      const SnippetState &S) {
-  auto TI = TargetInfo::get(CPU, "");
-  EXPECT_TRUE(bool(TI));
-  llvm::MCInst MI;
-  llvm::SmallVector<uint8_t, 16> Code, End;
-  EXPECT_FALSE(bool((*TI)->assemble(Text, MI, Code))) << Text;
-  EXPECT_FALSE(bool((*TI)->assemble("s_endpgm", MI, End)));
-  Code.append(End.begin(), End.end());
+  std::vector<uint8_t> Code = test::assembleSnippet(CPU, {Text});
   SnippetState S2 = S;
   S2.V.resize(128);
   return runSnippet(CPU, Code, S2);

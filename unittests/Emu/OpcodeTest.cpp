@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "asmevo/Emu/Emulator.h"
-#include "asmevo/MC/TargetInfo.h"
+#include "EmuTestUtil.h"
 
-#include "llvm/MC/MCInst.h"
+#include "asmevo/Emu/Emulator.h"
+
 
 #include "gtest/gtest.h"
 
@@ -35,20 +35,9 @@ struct Snip {
   Memory *Mem = nullptr;
   Snip() { Opts.Budget = 10000; }
   SnippetResult run(std::vector<std::string> Lines) {
-    auto TI = TargetInfo::get(CPU, "");
-    EXPECT_TRUE(bool(TI));
-    std::vector<uint8_t> Code;
-    Lines.push_back("s_endpgm");
-    for (const std::string &L : Lines) {
-      llvm::MCInst MI;
-      llvm::SmallVector<uint8_t, 16> B;
-      if (llvm::Error E = (*TI)->assemble(L, MI, B)) {
-        ADD_FAILURE() << "cannot assemble '" << L
-                      << "': " << llvm::toString(std::move(E));
-        return {};
-      }
-      Code.insert(Code.end(), B.begin(), B.end());
-    }
+    std::vector<uint8_t> Code = test::assembleSnippet(CPU, std::move(Lines));
+    if (Code.empty())
+      return {};
     return runSnippet(CPU, Code, S, Mem, Opts);
   }
   // Sets lane values of a VGPR (other lanes 0).
