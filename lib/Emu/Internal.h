@@ -408,6 +408,20 @@ public:
   std::string text(const Inst &I) const;
 };
 
+/// Calls Fn(L) for each lane L set in Mask, in ascending order. A full mask
+/// is a plain counted loop (unrolled or vectorized by the compiler); a
+/// partial one visits the set bits only, so divergent masks cost no branch
+/// mispredictions per lane.
+template <class F> inline void forEachLane(uint64_t Mask, F &&Fn) {
+  if (Mask == ~0ull) {
+    for (unsigned L = 0; L < 64; ++L)
+      Fn(L);
+    return;
+  }
+  for (; Mask; Mask &= Mask - 1)
+    Fn(unsigned(__builtin_ctzll(Mask)));
+}
+
 // Operand helpers (Exec.cpp).
 uint32_t readS32(Wave &W, const Opnd &O);
 uint64_t readS64(Wave &W, const Opnd &O);

@@ -382,6 +382,46 @@ bool ldsDma(Wave &W, const Inst &I, unsigned L, uint32_t V) {
 // FLAT / GLOBAL / SCRATCH
 //===----------------------------------------------------------------------===//
 
+// A full wave whose lanes are back to back (the coalesced access of most
+// kernels): one region lookup and block copies. Returns false when the
+// access is not of that shape or not in one region with the permission.
+bool fullContiguousCopy(Wave &W, const uint64_t *Addr, unsigned N, bool Write,
+                        uint32_t *Reg) {
+  uint64_t A0 = Addr[0];
+  bool Contig = true;
+  for (unsigned L = 1; L < 64; ++L)
+    Contig &= Addr[L] == A0 + uint64_t(L) * N;
+  uint64_t Len = uint64_t(64) * N;
+  if (!Contig || A0 + Len < A0)
+    return false;
+  Region *R = W.C->findRegion(A0, Len, Write);
+  if (!R || !(R->Perms & (Write ? PermWrite : PermRead)))
+    return false;
+  if (W.WG->Waves.size() > 1) // cross-wave store ordering (StoreRace.cpp)
+    W.GAcc.push_back({A0, uint32_t(Len), 0, Write, false, uint8_t(N)});
+  uint8_t *P = R->Data.data() + (A0 - R->Base);
+  unsigned Dw = N / 4;
+  if (Dw == 1) {
+    if (Write)
+      std::memcpy(P, Reg, 256);
+    else
+      std::memcpy(Reg, P, 256);
+    return true;
+  }
+  // Lane L's dword K is at P + 4 * (L * Dw + K); register row K holds it.
+  for (unsigned K = 0; K < Dw; ++K) {
+    uint32_t *Row = Reg + K * 64;
+    for (unsigned L = 0; L < 64; ++L) {
+      uint8_t *Q = P + 4 * (L * Dw + K);
+      if (Write)
+        std::memcpy(Q, &Row[L], 4);
+      else
+        std::memcpy(&Row[L], Q, 4);
+    }
+  }
+  return true;
+}
+
 // Whole-wave loads and stores of whole dwords at the per-lane addresses
 // Addr (active lanes of Exec): when every lane's bytes lie in one mapped
 // region with the permission (one lookup for the wave's address span
@@ -390,6 +430,8 @@ bool ldsDma(Wave &W, const Inst &I, unsigned L, uint32_t V) {
 // (it reports faults lane by lane).
 bool wholeWaveCopy(Wave &W, const uint64_t *Addr, uint64_t Exec, unsigned N,
                    bool Write, uint32_t *Reg) {
+  if (Exec == ~0ull && fullContiguousCopy(W, Addr, N, Write, Reg))
+    return true;
   uint64_t Lo = ~0ull, Hi = 0;
   bool Contig = true; // each active lane right after the previous one
   for (uint64_t M = Exec; M; M &= M - 1) {

@@ -374,18 +374,15 @@ void writeVec(Wave &W, const Inst &I, const Opnd &D, const uint64_t *Res,
     return W.fail(ErrorKind::Unsupported, I, "VALU result to a non-VGPR");
   if (Bits == 64) {
     uint32_t *Q = P + 64;
-    for (unsigned L = 0; L < 64; ++L)
-      if ((Mask >> L) & 1) {
-        P[L] = uint32_t(Res[L]);
-        Q[L] = uint32_t(Res[L] >> 32);
-      }
+    forEachLane(Mask, [&](unsigned L) {
+      P[L] = uint32_t(Res[L]);
+      Q[L] = uint32_t(Res[L] >> 32);
+    });
     return;
   }
   if (I.E == Enc::SDWA && (I.DstSel != 6 || Bits == 16)) {
     unsigned Sel = I.DstSel;
-    for (unsigned L = 0; L < 64; ++L) {
-      if (!((Mask >> L) & 1))
-        continue;
+    forEachLane(Mask, [&](unsigned L) {
       uint32_t R = uint32_t(Res[L]), Old = P[L], V;
       unsigned Lo, Wd;
       if (Sel <= 3) {
@@ -409,21 +406,18 @@ void writeVec(Wave &W, const Inst &I, const Opnd &D, const uint64_t *Res,
       } else
         V = Field;
       P[L] = V;
-    }
+    });
     return;
   }
   if (Bits == 16) {
     bool Hi = I.E == Enc::VOP3 && ((I.OpSel >> 3) & 1);
-    for (unsigned L = 0; L < 64; ++L)
-      if ((Mask >> L) & 1) {
-        uint32_t R = uint32_t(Res[L]) & 0xffff;
-        P[L] = Hi ? (P[L] & 0xffff) | (R << 16) : (P[L] & 0xffff0000u) | R;
-      }
+    forEachLane(Mask, [&](unsigned L) {
+      uint32_t R = uint32_t(Res[L]) & 0xffff;
+      P[L] = Hi ? (P[L] & 0xffff) | (R << 16) : (P[L] & 0xffff0000u) | R;
+    });
     return;
   }
-  for (unsigned L = 0; L < 64; ++L)
-    if ((Mask >> L) & 1)
-      P[L] = uint32_t(Res[L]);
+  forEachLane(Mask, [&](unsigned L) { P[L] = uint32_t(Res[L]); });
 }
 
 // Op traits: N sources of widths B0..B2 (F = float mask), result width DB,
@@ -468,21 +462,18 @@ template <class Op> void hValu(Wave &W, const Inst &I) {
   LaneVals R;
   LaneCtx X{&W};
   X.Clamp = I.Clamp;
-  for (unsigned L = 0; L < 64; ++L) {
-    if (!((Mask >> L) & 1))
-      continue;
+  forEachLane(Mask, [&](unsigned L) {
     X.L = L;
     X.Cin = (Cin >> L) & 1;
     X.Cout = false;
     R[L] = Op::f(A[L], B[L], C[L], X);
     Cout |= uint64_t(X.Cout) << L;
-  }
+  });
   if (X.Err)
     return W.fail(ErrorKind::Unsupported, I, X.Err);
   if (Op::FR && !I.Simple && (I.Omod || I.Clamp))
-    for (unsigned L = 0; L < 64; ++L)
-      if ((Mask >> L) & 1)
-        R[L] = applyOmodClamp(I, W, R[L], Op::FR);
+    forEachLane(Mask,
+                [&](unsigned L) { R[L] = applyOmodClamp(I, W, R[L], Op::FR); });
   writeVec(W, I, I.Dst[0], R, Mask, Op::DB);
   if (Op::COUT)
     writeS64(W, I.Dst[1], Cout);
@@ -1522,9 +1513,7 @@ void hCmp(Wave &W, const Inst &I) {
   if (Fe.Bad)
     return W.fail(ErrorKind::Unsupported, I, "unsupported DPP control");
   uint64_t Mask = W.exec() & Fe.WriteMask, R = 0;
-  for (unsigned L = 0; L < 64; ++L) {
-    if (!((Mask >> L) & 1))
-      continue;
+  forEachLane(Mask, [&](unsigned L) {
     int V;
     if (Class) {
       double X;
@@ -1554,19 +1543,37 @@ void hCmp(Wave &W, const Inst &I) {
       V = (C & uint32_t(B[L])) != 0;
     } else {
       switch (T) {
-      case TF32: V = cmpResult(F(A[L]), F(B[L]), P, true); break;
-      case TF64: V = cmpResult(Dd(A[L]), Dd(B[L]), P, true); break;
-      case TF16: V = cmpResult(h2f(A[L]), h2f(B[L]), P, true); break;
-      case TI32: V = cmpResult(int32_t(A[L]), int32_t(B[L]), P, false); break;
-      case TU32: V = cmpResult(uint32_t(A[L]), uint32_t(B[L]), P, false); break;
-      case TI64: V = cmpResult(int64_t(A[L]), int64_t(B[L]), P, false); break;
-      case TU64: V = cmpResult(uint64_t(A[L]), uint64_t(B[L]), P, false); break;
-      case TI16: V = cmpResult(int16_t(A[L]), int16_t(B[L]), P, false); break;
-      default: V = cmpResult(uint16_t(A[L]), uint16_t(B[L]), P, false); break;
+      case TF32:
+        V = cmpResult(F(A[L]), F(B[L]), P, true);
+        break;
+      case TF64:
+        V = cmpResult(Dd(A[L]), Dd(B[L]), P, true);
+        break;
+      case TF16:
+        V = cmpResult(h2f(A[L]), h2f(B[L]), P, true);
+        break;
+      case TI32:
+        V = cmpResult(int32_t(A[L]), int32_t(B[L]), P, false);
+        break;
+      case TU32:
+        V = cmpResult(uint32_t(A[L]), uint32_t(B[L]), P, false);
+        break;
+      case TI64:
+        V = cmpResult(int64_t(A[L]), int64_t(B[L]), P, false);
+        break;
+      case TU64:
+        V = cmpResult(uint64_t(A[L]), uint64_t(B[L]), P, false);
+        break;
+      case TI16:
+        V = cmpResult(int16_t(A[L]), int16_t(B[L]), P, false);
+        break;
+      default:
+        V = cmpResult(uint16_t(A[L]), uint16_t(B[L]), P, false);
+        break;
       }
     }
     R |= uint64_t(V) << L;
-  }
+  });
   if (I.NDst)
     writeS64(W, I.Dst[0], R);
   if (Cmpx)
