@@ -540,6 +540,53 @@ static void runWorkgroup(Workgroup &WG, Ctx &C) {
 //===----------------------------------------------------------------------===//
 // Dispatch
 //===----------------------------------------------------------------------===//
+// Interleaved scheduling: runs W until it stops, or for Slice instructions
+// (0: no limit), or up to and including an atomic when AfterAtomic.
+static void runWaveSlice(Wave &W, unsigned Slice, bool AfterAtomic) {
+  W.Stop = false;
+  for (unsigned K = 0; !W.Stop;) {
+    const Inst *I = stepInstructionImpl(W);
+    if (!I || W.St == Wave::Failed)
+      break;
+    if (++K == Slice || (AfterAtomic && I->IsAtomic))
+      break;
+  }
+}
+
+/// Runs co-resident workgroups on one thread: their waves take turns (in
+/// workgroup, then wave order) at the points RunOptions asks for, and each
+/// workgroup's barrier is released when all its live waves reach it.
+static void runInterleaved(ArrayRef<Workgroup *> WGs, Ctx &C) {
+  const RunOptions &O = *C.Sh->Opts;
+  for (;;) {
+    bool AnyLive = false;
+    for (Workgroup *WG : WGs) {
+      bool Running = false, AtBarrier = false;
+      for (Wave *W : WG->Waves) {
+        Running |= W->St == Wave::Running;
+        AtBarrier |= W->St == Wave::Barrier;
+      }
+      if (!Running && AtBarrier) {
+        ++WG->Epoch;
+        for (Wave *W : WG->Waves)
+          if (W->St == Wave::Barrier)
+            W->St = Wave::Running;
+      }
+      for (Wave *W : WG->Waves) {
+        if (W->St != Wave::Running)
+          continue;
+        AnyLive = true;
+        C.WgLinear = WG->Linear;
+        runWaveSlice(*W, O.InterleaveEvery, O.InterleaveAtomics);
+        if (W->St == Wave::Failed || C.Sh->Abort.load())
+          return;
+      }
+    }
+    if (!AnyLive)
+      return;
+  }
+}
+
 
 namespace {
 struct DispatchPlan {
@@ -766,6 +813,10 @@ static void initWave(Wave &W, const DispatchPlan &P, Workgroup &WG,
   if (WaveId == 0) { // a new workgroup
     WG.Stores.clear();
     WG.TgSplit = P.TgSplit;
+  W.SDirty.clear();
+  W.SWbIssued = 0;
+  W.TrackGlobal = uint64_t(P.WGSize[0]) * P.WGSize[1] * P.WGSize[2] > 64 ||
+                  (W.C && W.C->Sh->GShadow);
   }
   unsigned K = 0;
   for (uint32_t V : P.UserSgprs)
@@ -913,6 +964,11 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
   uint64_t NumWG = uint64_t(Pl.Grid[0]) * Pl.Grid[1] * Pl.Grid[2];
   uint64_t Items = uint64_t(Pl.WGSize[0]) * Pl.WGSize[1] * Pl.WGSize[2];
   unsigned WavesPerWG = (Items + 63) / 64;
+  std::shared_ptr<GlobalShadow> GShadow;
+  if (O.GlobalRaceCheck) {
+    GShadow = makeGlobalShadow(Pl.Grid);
+    Sh.GShadow = GShadow.get();
+  }
   //--- Timing mode (cost model, Timing.cpp) --------------------------------
   // The workgroups of the CUs modelled in detail are run by the cost model
   // after the others (which run here as usual, reporting their memory
@@ -931,8 +987,8 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
   unsigned Threads = O.Threads ? O.Threads : std::thread::hardware_concurrency();
   if (!Threads)
     Threads = 1;
-  if (O.Trace)
-    Threads = 1; // readable, deterministic trace
+  if (O.Trace || O.interleaved())
+    Threads = 1; // readable, deterministic trace; interleaving is one thread
   Threads = std::min<uint64_t>(Threads, NumWG);
   std::atomic<uint64_t> Next{0};
   std::vector<Ctx> Ctxs(Threads + (Timed ? 1 : 0));
@@ -955,6 +1011,7 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
       WG.Id = {uint32_t(L % Pl.Grid[0]), uint32_t(L / Pl.Grid[0] % Pl.Grid[1]),
                uint32_t(L / (uint64_t(Pl.Grid[0]) * Pl.Grid[1]))};
       WG.Lds.assign(Pl.LdsSize, 0);
+      WG.Linear = L;
       WG.LdsWriter.assign((Pl.LdsSize + 3) / 4, 0);
       WG.LdsReader.assign((Pl.LdsSize + 3) / 4, 0);
       WG.Epoch = 1;
@@ -970,7 +1027,48 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
       runWorkgroup(WG, C);
     }
   };
-  if (Threads == 1) {
+  // Interleaved scheduling: batches of co-resident workgroups, one thread.
+  auto InterleavedWorker = [&] {
+    Ctx &C = Ctxs[0];
+    C.Sh = &Sh;
+    unsigned Batch = std::max(1u, O.CoResident);
+    std::vector<Workgroup> WGs(Batch);
+    std::vector<std::vector<std::unique_ptr<Wave>>> Waves(Batch);
+    for (uint64_t First = 0; First < NumWG && !Sh.Abort.load();
+         First += Batch) {
+      std::vector<Workgroup *> Live;
+      for (unsigned B = 0; B < Batch && First + B < NumWG; ++B) {
+        uint64_t L = First + B;
+        Workgroup &WG = WGs[B];
+        WG.Linear = L;
+        WG.Id = {uint32_t(L % Pl.Grid[0]),
+                 uint32_t(L / Pl.Grid[0] % Pl.Grid[1]),
+                 uint32_t(L / (uint64_t(Pl.Grid[0]) * Pl.Grid[1]))};
+        WG.Lds.assign(Pl.LdsSize, 0);
+        WG.LdsWriter.assign((Pl.LdsSize + 3) / 4, 0);
+        WG.LdsReader.assign((Pl.LdsSize + 3) / 4, 0);
+        WG.Epoch = 1;
+        WG.Waves.clear();
+        Waves[B].resize(WavesPerWG);
+        C.WgLinear = L;
+        for (unsigned J = 0; J < WavesPerWG; ++J) {
+          if (!Waves[B][J])
+            Waves[B][J] = std::make_unique<Wave>();
+          Wave &W = *Waves[B][J];
+          W.SB = Scoreboard();
+          W.C = &C;
+          initWave(W, Pl, WG, J, Items);
+          W.Executed = 0;
+          WG.Waves.push_back(&W);
+        }
+        Live.push_back(&WG);
+      }
+      runInterleaved(Live, C);
+    }
+  };
+  if (O.interleaved() && !Timed) {
+    InterleavedWorker();
+  } else if (Threads == 1) {
     Worker(0);
   } else {
     std::vector<std::thread> Pool;
@@ -988,6 +1086,7 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
       WG.Id = {uint32_t(L % Pl.Grid[0]), uint32_t(L / Pl.Grid[0] % Pl.Grid[1]),
                uint32_t(L / (uint64_t(Pl.Grid[0]) * Pl.Grid[1]))};
       WG.Lds.assign(Pl.LdsSize, 0);
+      WG.Linear = L;
       WG.LdsWriter.assign((Pl.LdsSize + 3) / 4, 0);
       WG.LdsReader.assign((Pl.LdsSize + 3) / 4, 0);
       WG.Epoch = 1;
@@ -1084,6 +1183,11 @@ SnippetResult runSnippet(StringRef CPU, ArrayRef<uint8_t> Code,
   Ctx C;
   C.Sh = &Sh;
   Workgroup WG;
+  std::shared_ptr<GlobalShadow> GShadow;
+  if (Opts.GlobalRaceCheck) {
+    GShadow = makeGlobalShadow({1, 1, 1});
+    Sh.GShadow = GShadow.get();
+  }
   WG.Lds = Init.Lds;
   WG.LdsWriter.assign((WG.Lds.size() + 3) / 4, 0);
   WG.LdsReader.assign((WG.Lds.size() + 3) / 4, 0);
@@ -1115,6 +1219,7 @@ SnippetResult runSnippet(StringRef CPU, ArrayRef<uint8_t> Code,
   WG.Waves.push_back(W.get());
   runWorkgroup(WG, C);
   Res.Run.Kind = Sh.ErrKind;
+  W->TrackGlobal = Sh.GShadow != nullptr;
   Res.Run.Message = Sh.ErrMsg;
   Res.Run.WaveInstructions = C.Executed;
   SnippetState &S = Res.State;

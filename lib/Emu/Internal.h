@@ -18,6 +18,7 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -105,6 +106,7 @@ struct Inst {
   bool Simple = true; // no DPP/SDWA/modifiers/gpr-idx: fast path
   bool IsMem = false; // memory instruction (scoreboard issue)
   bool IsValu = false;
+  bool IsAtomic = false;   // atomic memory op (interleaved scheduling)
   uint8_t MemCounters = 0; // 1 = VM, 2 = LGKM in order, 4 = LGKM out of order
   Fidelity Fid = Fidelity::Exact;
   const OpInfo *Info = nullptr;
@@ -208,6 +210,8 @@ struct Wave {
   uint64_t Executed = 0;
   Workgroup *WG = nullptr;
   Ctx *C = nullptr;
+struct GlobalShadow;
+struct RegionShadow;
   Scoreboard SB;
   // Private memory: PrivPerLane bytes per lane, lane-major.
   std::vector<uint8_t> Priv;
@@ -266,6 +270,15 @@ struct Wave {
 /// Global stores of a workgroup's waves that another wave may not read yet:
 /// a store is ordered before another wave's access only when its writer
 /// waited for it (vmcnt) before an s_barrier that the reader passed. A group
+  // Record GAcc: several waves in the workgroup (StoreRace.cpp) or the
+  // dispatch-wide race shadow is on (GlobalRace.cpp).
+  bool TrackGlobal = false;
+  // Bytes written by this wave's scalar stores/atomics that may still sit
+  // in the scalar cache ([Lo, Hi)); the first SWbIssued ranges are covered
+  // by an issued s_dcache_wb (written back at its s_waitcnt lgkmcnt(0) or
+  // at s_endpgm). GlobalRace.cpp.
+  std::vector<std::pair<uint64_t, uint64_t>> SDirty;
+  unsigned SWbIssued = 0;
 /// is one store instruction; Retire is the barrier epoch in which its op was
 /// waited for (~0u: still pending). Ranges are byte intervals by start.
 struct StoreShadow {
@@ -318,6 +331,7 @@ struct Shared {
   bool stopped(uint64_t L) const {
     return Abort.load(std::memory_order_relaxed) &&
            L > ErrOrder.load(std::memory_order_relaxed);
+  uint64_t Linear = 0; // linear workgroup id (GlobalRace.cpp, interleaving)
   }
   std::mutex TraceMutex;
   static constexpr unsigned NumLocks = 256;
@@ -346,6 +360,8 @@ struct Ctx {
   // One-entry region cache.
   Region *LastRegion = nullptr;
   // Verification hook: per-lane masks of the approximate op being executed.
+  // Dispatch-wide race shadow of global memory (GlobalRace.cpp); null: off.
+  GlobalShadow *GShadow = nullptr;
   bool ApproxPending = false;
   uint32_t ApproxMask[64] = {};
   Region *findRegion(uint64_t Addr, uint64_t Len, bool Write = false,
@@ -367,6 +383,9 @@ struct Ctx {
 /// first execution.
 class Program {
 public:
+  // One-entry cache of the race shadow (GlobalRace.cpp).
+  const Region *ShadowRegion = nullptr;
+  RegionShadow *Shadow = nullptr;
   TargetInfo *TI = nullptr;
   const CodeObject *CO = nullptr;
   bool IsGfx942 = false;
@@ -476,3 +495,23 @@ bool globalAccess(Wave &W, const Inst &I, unsigned Lane, uint64_t Addr,
 } // namespace asmevo
 
 #endif
+// Dispatch-wide races on global memory (GlobalRace.cpp): checks W.GAcc
+// against the accesses of other workgroups and of other waves of its
+// workgroup in the same barrier interval, and the scalar cache's
+// incoherence; records the accesses.
+std::shared_ptr<GlobalShadow> makeGlobalShadow(std::array<uint32_t, 3> Grid);
+void checkGlobalShadow(Wave &W, const Inst &I);
+// s_dcache_wb covered ranges written back (s_waitcnt lgkmcnt(0)); at
+// s_endpgm, a scalar store never written back fails the wave.
+void scalarWriteBack(Wave &W);
+bool scalarEndCheck(Wave &W, const Inst &I);
+// The lane of access A that touches Addr (A.Lane for per-lane entries).
+unsigned laneOfAccess(const Wave &W, const Wave::GlobalAcc &A, uint64_t Addr);
+// Applies the atomic operation Op (Mem.cpp's codes, atomicOpCode) to N = 4 or
+// 8 bytes at Mem; returns the old value.
+uint64_t atomicRmw(uint8_t *Mem, unsigned N, unsigned Op, uint64_t Data,
+                   uint64_t Cmp);
+// The code of an atomic operation by its mnemonic suffix ("add", "cmpswap",
+// "dec", ...); 0 when unknown.
+unsigned atomicOpCode(llvm::StringRef Name);
+

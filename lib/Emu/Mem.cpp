@@ -11,6 +11,7 @@
 
 #include "Internal.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -291,7 +292,8 @@ uint8_t *globalPtr(Wave &W, const Inst &I, uint64_t Addr, unsigned Len,
   }
   if (W.C->Sink) // cost model (timing mode)
     W.C->Sink->access(0, Addr, Len, Lane);
-  if (W.WG->Waves.size() > 1) // cross-wave store ordering (StoreRace.cpp)
+  if (W.TrackGlobal) // cross-wave and dispatch-wide races (StoreRace.cpp,
+                     // GlobalRace.cpp)
     W.GAcc.push_back(
         {Addr, Len, uint8_t(Lane), Write, auxKind(I.Aux) == Atomic});
   return R->Data.data() + (Addr - R->Base);
@@ -397,7 +399,8 @@ bool fullContiguousCopy(Wave &W, const uint64_t *Addr, unsigned N, bool Write,
   Region *R = W.C->findRegion(A0, Len, Write);
   if (!R || !(R->Perms & (Write ? PermWrite : PermRead)))
     return false;
-  if (W.WG->Waves.size() > 1) // cross-wave store ordering (StoreRace.cpp)
+  if (W.TrackGlobal) // cross-wave and dispatch-wide races (StoreRace.cpp,
+                     // GlobalRace.cpp)
     W.GAcc.push_back({A0, uint32_t(Len), 0, Write, false, uint8_t(N)});
   uint8_t *P = R->Data.data() + (A0 - R->Base);
   unsigned Dw = N / 4;
@@ -446,7 +449,7 @@ bool wholeWaveCopy(Wave &W, const uint64_t *Addr, uint64_t Exec, unsigned N,
   if (!R || !(R->Perms & (Write ? PermWrite : PermRead)))
     return false;
   uint8_t *Base = R->Data.data() - R->Base;
-  bool Track = W.WG->Waves.size() > 1;
+  bool Track = W.TrackGlobal;
   if (Track && Contig) { // cross-wave store ordering (StoreRace.cpp)
     W.GAcc.push_back({Lo, uint32_t(Hi - Lo), uint8_t(__builtin_ctzll(Exec)),
                       Write, false, uint8_t(N)});
@@ -893,6 +896,29 @@ void hCacheInv(Wave &W, const Inst &) { W.L1InvEpoch = W.WG->Epoch; }
 } // namespace
 
 void registerMem(OpTable &T) {
+uint64_t atomicRmw(uint8_t *Mem, unsigned N, unsigned Op, uint64_t Data,
+                   uint64_t Cmp) {
+  return atomicApply(Mem, N, Op, Data, Cmp);
+}
+
+unsigned atomicOpCode(StringRef Name) {
+  return StringSwitch<unsigned>(Name)
+      .Case("swap", ASwap)
+      .Case("cmpswap", ACmpSwap)
+      .Case("add", AAdd)
+      .Case("sub", ASub)
+      .Case("smin", ASMin)
+      .Case("umin", AUMin)
+      .Case("smax", ASMax)
+      .Case("umax", AUMax)
+      .Case("and", AAnd)
+      .Case("or", AOr)
+      .Case("xor", AXor)
+      .Case("inc", AInc)
+      .Case("dec", ADec)
+      .Default(0);
+}
+
   // FLAT / GLOBAL / SCRATCH loads and stores.
   struct LS {
     const char *Suffix;

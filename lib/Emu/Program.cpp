@@ -450,6 +450,7 @@ void Program::predecode(Inst &I, ArrayRef<uint8_t> Bytes) {
     I.MemCounters = 1;
   I.IsMem = (TS & (InstFlag::SMRD | InstFlag::DS | InstFlag::FLAT |
                    InstFlag::MUBUF | InstFlag::MTBUF)) != 0;
+  I.IsAtomic = TS & (InstFlag::IsAtomicRet | InstFlag::IsAtomicNoRet);
 
   // Registers read and written, for the scoreboard.
   SmallVector<RegAccess, 8> Acc;

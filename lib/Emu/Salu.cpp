@@ -437,7 +437,11 @@ void h_s_setreg_imm32_b32(Wave &W, const Inst &I) {
 
 // SOPP.
 void h_s_nop(Wave &, const Inst &) {}
-void h_s_endpgm(Wave &W, const Inst &) {
+void h_s_endpgm(Wave &W, const Inst &I) {
+  // Scalar stores must leave the scalar cache (s_dcache_wb) before the wave
+  // ends: LLVM's SIInsertWaitcnts inserts one for that reason.
+  if (!W.SDirty.empty() && !scalarEndCheck(W, I))
+    return;
   W.St = Wave::Done;
   W.Stop = true;
 }
@@ -463,6 +467,8 @@ void h_s_waitcnt(Wave &W, const Inst &I) {
   unsigned LGKM = (S >> 8) & 0xf;
   W.SB.waitVM(VM);
   W.SB.waitLGKM(LGKM);
+  if (LGKM == 0 && W.SWbIssued) // s_dcache_wb completed
+    scalarWriteBack(W);
 }
 void h_s_trap(Wave &W, const Inst &I) {
   W.fail(ErrorKind::Fault, I, "s_trap executed (the kernel trapped)");
@@ -486,7 +492,7 @@ void smemLoad(Wave &W, const Inst &I, unsigned Dwords) {
                           Addr, R ? "not readable" : "unmapped")
                       .str());
   std::memcpy(Buf, R->Data.data() + (Addr - R->Base), Dwords * 4);
-  if (W.WG->Waves.size() > 1) // cross-wave store ordering (StoreRace.cpp)
+  if (W.TrackGlobal) // cross-wave and dispatch-wide races
     W.GAcc.push_back({Addr, Dwords * 4, 64, false, false});
   for (unsigned K = 0; K < Dwords; ++K)
     W.S[(I.Dst[0].Reg + K) & 127] = Buf[K];
@@ -525,6 +531,127 @@ void h_s_memtime(Wave &W, const Inst &I) {
   writeS64(W, I.Dst[0], W.Executed);
 }
 void h_s_dcache_nop(Wave &, const Inst &) {}
+
+// Scalar stores and atomics (CDNA3 ISA, SMEM): the address is formed as
+// for scalar loads; sdata is Src[0], the base Src[1], soffset Src[2]. The
+// written bytes stay in the wave's scalar cache until s_dcache_wb
+// (Wave::SDirty, GlobalRace.cpp).
+struct SmemTarget {
+  uint64_t Base = 0;
+  int64_t Off = 0;
+  uint32_t NumRecords = 0; // s_buffer_*: V# num_records (bytes)
+  bool Buffer = false;
+};
+bool smemTarget(Wave &W, const Inst &I, bool Buffer, SmemTarget &T) {
+  if (I.NSrc < 2 || I.Src[0].Kind != OK::S || I.Src[1].Kind != OK::S) {
+    W.fail(ErrorKind::Invalid, I, "unexpected scalar store/atomic operands");
+    return false;
+  }
+  T.Buffer = Buffer;
+  if (Buffer) {
+    const uint32_t *D = &W.S[I.Src[1].Reg & 127];
+    T.Base = (uint64_t(D[1] & 0xffff) << 32) | D[0];
+    T.NumRecords = D[2];
+  } else {
+    T.Base = readS64(W, I.Src[1]) & 0xffffffffffffull;
+  }
+  T.Off = I.Off;
+  if (I.NSrc >= 3)
+    T.Off += readS32(W, I.Src[2]);
+  return true;
+}
+void noteScalarWrite(Wave &W, uint64_t Addr, unsigned Len, bool Atomic) {
+  if (W.TrackGlobal)
+    W.GAcc.push_back({Addr, Len, 64, true, Atomic});
+  if (!W.SDirty.empty() && W.SDirty.back().second == Addr)
+    W.SDirty.back().second = Addr + Len;
+  else
+    W.SDirty.push_back({Addr, Addr + Len});
+}
+uint8_t *scalarWritable(Wave &W, const Inst &I, uint64_t Addr, unsigned Len,
+                        uint8_t Perms) {
+  Region *R = W.C->findRegion(Addr, Len, true, W.Id);
+  if (!R || (R->Perms & Perms) != Perms) {
+    W.fail(ErrorKind::Fault, I,
+           formatv("scalar write of {0} bytes at {1:x}: {2}", Len, Addr,
+                   !R ? "unmapped or out of bounds" : "region is read-only")
+               .str());
+    return nullptr;
+  }
+  return R->Data.data() + (Addr - R->Base);
+}
+void smemStore(Wave &W, const Inst &I, unsigned Dwords, bool Buffer) {
+  SmemTarget T;
+  if (!smemTarget(W, I, Buffer, T))
+    return;
+  uint64_t O = uint64_t(T.Off) & ~3ull;
+  for (unsigned K = 0; K < Dwords; ++K) {
+    // s_buffer_store: dwords beyond num_records are dropped, as for loads.
+    if (Buffer && O + 4 * K + 4 > T.NumRecords)
+      continue;
+    uint64_t Addr =
+        Buffer ? T.Base + O + 4 * K : ((T.Base + T.Off) & ~3ull) + 4 * K;
+    uint8_t *P = scalarWritable(W, I, Addr, 4, PermWrite);
+    if (!P)
+      return;
+    uint32_t V = W.S[(I.Src[0].Reg + K) & 127];
+    std::memcpy(P, &V, 4);
+    noteScalarWrite(W, Addr, 4, false);
+  }
+}
+template <unsigned N> void h_s_store(Wave &W, const Inst &I) {
+  smemStore(W, I, N, false);
+}
+template <unsigned N> void h_s_buffer_store(Wave &W, const Inst &I) {
+  smemStore(W, I, N, true);
+}
+// Aux: atomic op code (atomicOpCode) | bytes << 8 | buffer << 16.
+void h_s_atomic(Wave &W, const Inst &I) {
+  unsigned Op = I.Aux & 0xff, N = (I.Aux >> 8) & 0xff;
+  bool Buffer = (I.Aux >> 16) & 1;
+  SmemTarget T;
+  if (!smemTarget(W, I, Buffer, T))
+    return;
+  uint64_t Addr;
+  if (Buffer) {
+    uint64_t O = uint64_t(T.Off) & ~3ull;
+    if (O + N > T.NumRecords)
+      return W.fail(ErrorKind::Unsupported, I,
+                    formatv("s_buffer_atomic at offset {0:x} outside "
+                            "num_records {1:x}: the result is not documented",
+                            O, T.NumRecords)
+                        .str());
+    Addr = T.Base + O;
+  } else {
+    Addr = (T.Base + T.Off) & ~3ull;
+  }
+  if (Addr % N)
+    return W.fail(
+        ErrorKind::Fault, I,
+        formatv("misaligned 64-bit scalar atomic at {0:x}", Addr).str());
+  uint8_t *P = scalarWritable(W, I, Addr, N, PermRW);
+  if (!P)
+    return;
+  unsigned DW = N / 4, Data = I.Src[0].Reg;
+  uint64_t D = W.S[Data & 127], C = W.S[(Data + DW) & 127];
+  if (DW == 2) {
+    D |= uint64_t(W.S[(Data + 1) & 127]) << 32;
+    C |= uint64_t(W.S[(Data + 3) & 127]) << 32;
+  }
+  uint64_t Old;
+  {
+    std::lock_guard<std::mutex> G(W.C->Sh->lockFor(uintptr_t(P)));
+    Old = atomicRmw(P, N, Op, D, C);
+  }
+  // glc: the pre-op value returns in sdst (the RTN form has the def).
+  if (I.NDst && I.Dst[0].Kind == OK::S)
+    for (unsigned K = 0; K < DW; ++K)
+      W.S[(I.Dst[0].Reg + K) & 127] = uint32_t(Old >> (32 * K));
+  noteScalarWrite(W, Addr, N, true);
+}
+// s_dcache_wb: the scalar cache's dirty lines go to memory; complete at the
+// next s_waitcnt lgkmcnt(0) (or s_endpgm).
+void h_s_dcache_wb(Wave &W, const Inst &) { W.SWbIssued = W.SDirty.size(); }
 
 } // namespace
 
@@ -586,9 +713,28 @@ void registerSalu(OpTable &T) {
   T.add("s_memtime", h_s_memtime, Fidelity::Approximate);
   T.add("s_memrealtime", h_s_memtime, Fidelity::Approximate);
   T.add("s_dcache_inv", h_s_dcache_nop);
-  T.add("s_dcache_wb", h_s_dcache_nop);
+  T.add("s_dcache_wb", h_s_dcache_wb);
   T.add("s_dcache_inv_vol", h_s_dcache_nop);
-  T.add("s_dcache_wb_vol", h_s_dcache_nop);
+  T.add("s_dcache_wb_vol", h_s_dcache_wb);
+  // Scalar stores and atomics (LLVM: HasScalarStores/HasScalarAtomics, both
+  // set for gfx90a and gfx942).
+  T.add("s_store_dword", h_s_store<1>);
+  T.add("s_store_dwordx2", h_s_store<2>);
+  T.add("s_store_dwordx4", h_s_store<4>);
+  T.add("s_buffer_store_dword", h_s_buffer_store<1>);
+  T.add("s_buffer_store_dwordx2", h_s_buffer_store<2>);
+  T.add("s_buffer_store_dwordx4", h_s_buffer_store<4>);
+  for (const char *Op : {"swap", "cmpswap", "add", "sub", "smin", "umin",
+                         "smax", "umax", "and", "or", "xor", "inc", "dec"}) {
+    unsigned C = atomicOpCode(Op);
+    for (bool Buffer : {false, true}) {
+      std::string Name =
+          std::string(Buffer ? "s_buffer_atomic_" : "s_atomic_") + Op;
+      uint32_t B = Buffer ? 1u << 16 : 0;
+      T.add(Name, h_s_atomic, Fidelity::Exact, C | 4u << 8 | B);
+      T.add(Name + "_x2", h_s_atomic, Fidelity::Exact, C | 8u << 8 | B);
+    }
+  }
 }
 
 } // namespace emu

@@ -25,9 +25,8 @@
 // how waves communicate on purpose (a compare-and-swap loop reads the
 // location with a plain load first and tolerates any value), so atomic
 // writes are not recorded; the read half of an atomic is checked like a
-// load. Not covered: a read by one wave followed, in the same epoch, by
-// another wave's store to the same bytes (the emulator runs the reader
-// first; LDS has its own per-dword shadow), and stores of other workgroups.
+// load. A read followed, in the same epoch, by another wave's store to the
+// same bytes, and accesses of other workgroups, are GlobalRace.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -118,22 +117,11 @@ void collect(Workgroup &WG, uint32_t Epoch) {
   }
 }
 
-} // namespace
-
-void trackGlobalAccesses(Wave &W, const Inst &I) {
+// Checks the reads of W.GAcc against other waves' unordered stores and
+// records the stores; false after failing the wave.
+bool storeOrder(Wave &W, const Inst &I) {
   Workgroup &WG = *W.WG;
   StoreShadow &S = WG.Stores;
-  // Groups whose op the scoreboard retired: waited for in this epoch.
-  for (int32_t G : W.SB.RetiredGroups)
-    if (size_t(G) < S.Groups.size() && S.Groups[G].Retire == Pending)
-      S.Groups[G].Retire = WG.Epoch;
-  W.SB.RetiredGroups.clear();
-  if (W.GAcc.empty())
-    return;
-  if (W.St == Wave::Failed) {
-    W.GAcc.clear();
-    return;
-  }
   if (S.GcEpoch != WG.Epoch && !S.Ranges.empty())
     collect(WG, WG.Epoch);
   // Reads (and the read half of atomics) against other waves' stores.
@@ -157,14 +145,8 @@ void trackGlobalAccesses(Wave &W, const Inst &I) {
         uint64_t Addr = Lo;
         for (const Wave::GlobalAcc &A : W.GAcc)
           if ((!A.Write || A.Atomic) && A.Addr < Hi && A.Addr + A.Len > Lo) {
-            Lane = A.Lane;
             Addr = std::max(A.Addr, Lo);
-            if (A.Stride) { // the k-th active lane from A.Lane on
-              uint64_t Exec = W.exec() >> A.Lane;
-              for (uint64_t K = (Addr - A.Addr) / A.Stride; K; --K)
-                Exec &= Exec - 1;
-              Lane = A.Lane + (Exec ? __builtin_ctzll(Exec) : 0);
-            }
+            Lane = laneOfAccess(W, A, Addr);
             break;
           }
         W.fail(ErrorKind::Race, I,
@@ -185,17 +167,15 @@ void trackGlobalAccesses(Wave &W, const Inst &I) {
                            : "this wave has not invalidated its L1 since the "
                              "s_barrier (tgsplit mode needs buffer_inv sc0)")
                    .str());
-        W.GAcc.clear();
-        return;
+        return false;
       }
     }
   }
   // Stores: one group for this instruction, tied to its scoreboard op.
   SmallVector<Run, 16> Writes;
   runsOf(W.GAcc, true, Writes);
-  W.GAcc.clear();
   if (Writes.empty())
-    return;
+    return true;
   uint32_t GId = S.Groups.size();
   bool Issued = WG.TgSplit && I.IsMem && I.MemCounters && W.SB.LastId != ~0u &&
                 W.SB.Ops[W.SB.LastId].Live && W.SB.Ops[W.SB.LastId].PC == I.PC;
@@ -206,6 +186,27 @@ void trackGlobalAccesses(Wave &W, const Inst &I) {
     S.Ranges.insert({R.Lo, {R.Hi, GId}});
     S.MaxLen = std::max(S.MaxLen, R.Hi - R.Lo);
   }
+  return true;
+}
+
+} // namespace
+
+void trackGlobalAccesses(Wave &W, const Inst &I) {
+  Workgroup &WG = *W.WG;
+  StoreShadow &S = WG.Stores;
+  // Groups whose op the scoreboard retired: waited for in this epoch.
+  for (int32_t G : W.SB.RetiredGroups)
+    if (size_t(G) < S.Groups.size() && S.Groups[G].Retire == Pending)
+      S.Groups[G].Retire = WG.Epoch;
+  W.SB.RetiredGroups.clear();
+  if (W.GAcc.empty())
+    return;
+  // Within the workgroup first (its messages name the store's pc), then
+  // the dispatch-wide shadow (GlobalRace.cpp).
+  if (W.St != Wave::Failed && (WG.Waves.size() <= 1 || storeOrder(W, I)) &&
+      W.C->Sh->GShadow)
+    checkGlobalShadow(W, I);
+  W.GAcc.clear();
 }
 
 } // namespace emu

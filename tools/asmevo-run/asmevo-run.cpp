@@ -1,8 +1,10 @@
 //===- asmevo-run.cpp - Run one kernel dispatch on the CPU emulator -------===//
 //
-//   asmevo-run CODEOBJ --kernel NAME --spec SPEC.json [--out DIR] [--inputs DIR] [--trace]
+//   asmevo-run CODEOBJ --kernel NAME --spec SPEC.json [--out DIR] [--inputs
+//   DIR] [--trace]
 //              [--profile] [--threads N] [--budget N] [--refuse-approx]
-//              [--capture FILE]
+//              [--interleave N] [--interleave-atomics] [--co-resident K]
+//              [--no-global-races] [--capture FILE]
 //   asmevo-run CODEOBJ --kernel NAME --spec SPEC.json --executor hip
 //              [--hip-runtime LIB] [--time [--warmup N] [--reps N]
 //              [--timing-json FILE]] [--out DIR]
@@ -58,6 +60,20 @@ static cl::opt<uint64_t> Budget("budget",
                                 cl::init(1ull << 28));
 static cl::opt<bool> RefuseApprox("refuse-approx",
                                   cl::desc("fail on approximate opcodes"));
+static cl::opt<unsigned> Interleave(
+    "interleave", cl::init(0),
+    cl::desc("interleaved scheduling: the waves of --co-resident workgroups "
+             "take turns every N instructions (one thread, deterministic)"));
+static cl::opt<bool> InterleaveAtomics(
+    "interleave-atomics",
+    cl::desc("interleaved scheduling: switch waves after every atomic"));
+static cl::opt<unsigned>
+    CoResident("co-resident", cl::init(4),
+               cl::desc("workgroups run together when interleaving"));
+static cl::opt<bool> NoGlobalRaces(
+    "no-global-races",
+    cl::desc("skip the dispatch-wide global-memory race checks (inter-"
+             "workgroup, write-after-read, scalar cache)"));
 static cl::opt<bool> Coverage("coverage",
                               cl::desc("print static opcode coverage of the "
                                        "given code objects"));
@@ -362,6 +378,10 @@ int main(int argc, char **argv) {
   RO.RefuseApproximate = RefuseApprox;
   RO.TraceOut = &outs();
   RO.KernargPreloadPrologue = PreloadPrologue;
+  RO.InterleaveEvery = Interleave;
+  RO.InterleaveAtomics = InterleaveAtomics;
+  RO.CoResident = CoResident;
+  RO.GlobalRaceCheck = !NoGlobalRaces;
   RunResult R = Emu.run(*K, D, Mem, RO);
 
   if (!OutDir.empty()) {

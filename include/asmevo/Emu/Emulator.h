@@ -147,6 +147,20 @@ struct RunOptions {
   /// compatibility prologue (which loads the SGPRs itself) instead of at
   /// entry + 256 with preloaded SGPRs, as firmware with preload support does.
   bool KernargPreloadPrologue = false;
+  /// Dispatch-wide race checks on global memory (docs/emulator.md): a
+  /// store unordered with another workgroup's access or with another wave's
+  /// read in the same barrier interval, and scalar-cache incoherence.
+  bool GlobalRaceCheck = true;
+  /// Interleaved scheduling (docs/emulator.md): the waves of CoResident
+  /// consecutive workgroups run on one host thread and take turns every
+  /// InterleaveEvery instructions (0: only at the events below) and, with
+  /// InterleaveAtomics, right after each atomic, so that atomics of
+  /// different waves and workgroups contend. Deterministic; Threads is
+  /// ignored. Both 0/false: each wave runs until s_barrier or s_endpgm.
+  unsigned InterleaveEvery = 0;
+  bool InterleaveAtomics = false;
+  unsigned CoResident = 4;
+  bool interleaved() const { return InterleaveEvery || InterleaveAtomics; }
   /// Timing mode (CostModel.h): also model the dispatch's cycles; the
   /// result goes to Timing->Result. Null: functional run only.
   TimingRequest *Timing = nullptr;

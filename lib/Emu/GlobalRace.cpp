@@ -1,0 +1,398 @@
+//===- GlobalRace.cpp - Dispatch-wide races on global memory --------------===//
+//
+// Workgroups are ordered by nothing but atomics, and the waves of a
+// workgroup only by s_barrier, yet the emulator runs them one after another:
+// a read by one and a later store by another to the same bytes would give
+// the emulator one value where hardware may give either. This shadow keeps,
+// per dword of every writable region, the last writer and the readers as
+// tags (workgroup, wave, barrier epoch, bytes, flags) and reports an access
+// that conflicts with a tag of another workgroup, or of another wave of its
+// workgroup in the same barrier epoch:
+//  - a store after such a read (write-after-read) or store (write-after-
+//    write), and a load after another workgroup's store (read-after-write;
+//    within a workgroup StoreRace.cpp checks it, tgsplit rules included);
+//  - atomics are ordered by the memory system: they are neither checked
+//    against reads nor recorded as readers (a compare-and-swap loop reads
+//    with a plain load on purpose), but an atomic and another's plain store
+//    of the same bytes conflict.
+// Because the first access of a conflicting pair leaves its tag and the
+// second checks it, a conflict is found whichever of the two runs first, so
+// the verdict does not depend on the order of workgroups or waves (the
+// message names the side that ran second).
+//
+// The scalar cache is not coherent with vector memory (AMDGPUUsage, memory
+// model GFX90A/GFX942), and it is write-back: scalar stores and atomics
+// reach memory at s_dcache_wb (LLVM's SIInsertWaitcnts puts one before
+// s_endpgm when a function has scalar stores). Fail-closed rules:
+//  - a scalar load of bytes written in this dispatch by anything but the
+//    wave's own scalar store may read a stale scalar-cache line: race,
+//    except an atomic unordered with the load (any value the location
+//    held is then a possible result anyway, as for a vector load);
+//  - any other access (vector, or another wave) to bytes a scalar store or
+//    atomic left in a scalar cache (no s_dcache_wb + s_waitcnt lgkmcnt(0)
+//    since) is a race, and a wave that ends with such bytes fails.
+//
+// Tags are 64 bits: [31:0] workgroup linear id + 1, [35:32] wave, flags
+// [38:36], byte mask [42:39], barrier epoch [63:43] (saturating).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <unordered_map>
+
+using namespace llvm;
+
+namespace asmevo {
+namespace emu {
+
+namespace {
+
+// Writer flags.
+constexpr uint64_t FDirty = 1ull << 36;  // scalar write still in a scalar cache
+constexpr uint64_t FScalar = 1ull << 37; // written by a scalar store/atomic
+constexpr uint64_t FAtomic = 1ull << 38; // written by an atomic
+// Reader flags.
+constexpr uint64_t FMultiWave = 1ull << 37; // several waves, same epoch
+constexpr uint64_t FMultiWG = 1ull << 38;   // several workgroups
+constexpr unsigned MaskShift = 39, EpochShift = 43;
+constexpr uint64_t MaskBits = 0xfull << MaskShift;
+constexpr uint32_t MaxEpoch = (1u << 21) - 1;
+
+uint32_t tagWG(uint64_t T) { return uint32_t(T); }
+unsigned tagWave(uint64_t T) { return (T >> 32) & 0xf; }
+unsigned tagMask(uint64_t T) { return (T >> MaskShift) & 0xf; }
+uint32_t tagEpoch(uint64_t T) { return uint32_t(T >> EpochShift); }
+uint64_t makeTag(uint32_t WG1, unsigned Wave, uint32_t Epoch, unsigned Mask) {
+  return uint64_t(WG1) | uint64_t(Wave & 0xf) << 32 |
+         uint64_t(Mask) << MaskShift |
+         uint64_t(std::min(Epoch, MaxEpoch)) << EpochShift;
+}
+
+struct Accessor {
+  uint32_t WG1;  // workgroup linear id + 1
+  unsigned Wave; // in the workgroup
+  uint32_t Epoch;
+};
+
+// A tag's access is unordered with the accessor's: another workgroup, or
+// another wave of the workgroup in the same barrier epoch.
+bool unordered(uint64_t T, const Accessor &A) {
+  if (!tagWG(T))
+    return false;
+  if (tagWG(T) != A.WG1)
+    return true;
+  return tagWave(T) != (A.Wave & 0xf) &&
+         tagEpoch(T) == std::min(A.Epoch, MaxEpoch);
+}
+
+bool readerConflict(uint64_t R, const Accessor &A, unsigned Mask) {
+  if (!R || !(tagMask(R) & Mask))
+    return false;
+  if ((R & FMultiWG) || tagWG(R) != A.WG1)
+    return true;
+  if (tagEpoch(R) != std::min(A.Epoch, MaxEpoch))
+    return false;
+  return (R & FMultiWave) || tagWave(R) != (A.Wave & 0xf);
+}
+
+uint64_t mergeReader(uint64_t R, const Accessor &A, unsigned Mask) {
+  uint64_t M = uint64_t(Mask) << MaskShift;
+  if (!R)
+    return makeTag(A.WG1, A.Wave, A.Epoch, Mask);
+  if (R & FMultiWG)
+    return R | M;
+  if (tagWG(R) != A.WG1)
+    return R | FMultiWG | M;
+  if (tagEpoch(R) != std::min(A.Epoch, MaxEpoch)) // older reads: ordered
+    return makeTag(A.WG1, A.Wave, A.Epoch, Mask);
+  if (tagWave(R) == (A.Wave & 0xf) && !(R & FMultiWave))
+    return R | M;
+  return R | FMultiWave | M;
+}
+
+} // namespace
+
+/// Tags of one writable region: pages of dwords allocated on first touch.
+struct RegionShadow {
+  static constexpr unsigned PageDwords = 4096;
+  struct Page {
+    std::atomic<uint64_t> W[PageDwords];
+    std::atomic<uint64_t> R[PageDwords];
+  };
+  uint64_t Base = 0; // dword-aligned
+  size_t NumPages = 0;
+  std::unique_ptr<std::atomic<Page *>[]> Pages;
+  RegionShadow(const Region &Rg) {
+    Base = Rg.Base & ~3ull;
+    uint64_t Dwords = (Rg.Base + Rg.Size - Base + 3) / 4;
+    NumPages = (Dwords + PageDwords - 1) / PageDwords;
+    Pages.reset(new std::atomic<Page *>[NumPages]);
+    for (size_t K = 0; K < NumPages; ++K)
+      Pages[K].store(nullptr, std::memory_order_relaxed);
+  }
+  ~RegionShadow() {
+    for (size_t K = 0; K < NumPages; ++K)
+      delete Pages[K].load(std::memory_order_relaxed);
+  }
+  Page *page(size_t P) {
+    Page *Pg = Pages[P].load(std::memory_order_acquire);
+    if (Pg)
+      return Pg;
+    Page *New = new Page();
+    for (unsigned K = 0; K < PageDwords; ++K) {
+      New->W[K].store(0, std::memory_order_relaxed);
+      New->R[K].store(0, std::memory_order_relaxed);
+    }
+    if (Pages[P].compare_exchange_strong(Pg, New, std::memory_order_acq_rel))
+      return New;
+    delete New;
+    return Pg;
+  }
+  std::atomic<uint64_t> &wtag(uint64_t Dw) {
+    return page(Dw / PageDwords)->W[Dw % PageDwords];
+  }
+  std::atomic<uint64_t> &rtag(uint64_t Dw) {
+    return page(Dw / PageDwords)->R[Dw % PageDwords];
+  }
+};
+
+struct GlobalShadow {
+  std::array<uint32_t, 3> Grid{1, 1, 1};
+  std::mutex M;
+  std::unordered_map<const Region *, std::unique_ptr<RegionShadow>> Map;
+  RegionShadow *get(const Region &R) {
+    std::lock_guard<std::mutex> L(M);
+    auto &P = Map[&R];
+    if (!P)
+      P = std::make_unique<RegionShadow>(R);
+    return P.get();
+  }
+};
+
+std::shared_ptr<GlobalShadow> makeGlobalShadow(std::array<uint32_t, 3> Grid) {
+  auto S = std::make_shared<GlobalShadow>();
+  S->Grid = Grid;
+  return S;
+}
+
+unsigned laneOfAccess(const Wave &W, const Wave::GlobalAcc &A, uint64_t Addr) {
+  if (!A.Stride)
+    return A.Lane;
+  // The k-th active lane from A.Lane on.
+  uint64_t Exec = W.exec() >> A.Lane;
+  for (uint64_t K = (Addr - A.Addr) / A.Stride; K && Exec; --K)
+    Exec &= Exec - 1;
+  return A.Lane + (Exec ? __builtin_ctzll(Exec) : 0);
+}
+
+namespace {
+
+// The shadow of the writable region holding [Addr, Addr+Len), or null.
+RegionShadow *shadowFor(Wave &W, uint64_t Addr, uint64_t Len) {
+  Ctx &C = *W.C;
+  if (C.ShadowRegion && C.ShadowRegion->contains(Addr, Len))
+    return C.Shadow;
+  // Regions are mapped during a run only by a verifier's single-threaded
+  // observer, so the lookup does not race with a map().
+  Region *R = C.Sh->Mem->find(Addr, Len);
+  if (!R || !(R->Perms & PermWrite))
+    return nullptr; // read-only memory cannot race
+  C.ShadowRegion = R;
+  C.Shadow = C.Sh->GShadow->get(*R);
+  return C.Shadow;
+}
+
+std::string wgName(const GlobalShadow &S, uint32_t WG1) {
+  uint64_t L = WG1 - 1;
+  return formatv("({0},{1},{2})", L % S.Grid[0], L / S.Grid[0] % S.Grid[1],
+                 L / (uint64_t(S.Grid[0]) * S.Grid[1]))
+      .str();
+}
+
+std::string who(const GlobalShadow &S, uint64_t T, const Accessor &A) {
+  if (tagWG(T) == A.WG1)
+    return formatv("wave {0} of this workgroup in the same barrier interval",
+                   tagWave(T))
+        .str();
+  return formatv("workgroup {0} wave {1} (workgroups are ordered only by "
+                 "atomics)",
+                 wgName(S, tagWG(T)), tagWave(T))
+      .str();
+}
+
+// Checks and records one access; returns an error message or "".
+std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
+                   const Wave::GlobalAcc &X, uint64_t Dw, unsigned Mask) {
+  bool Scalar = X.Lane == 64;
+  std::atomic<uint64_t> &WT = RS.wtag(Dw);
+  std::atomic<uint64_t> &RT = RS.rtag(Dw);
+  auto ownScalar = [&](uint64_t T) {
+    return tagWG(T) == A.WG1 && tagWave(T) == (A.Wave & 0xf) && (T & FScalar) &&
+           !(T & FAtomic);
+  };
+  if (!X.Write) { // load
+    uint64_t R = RT.load(std::memory_order_relaxed);
+    uint64_t NR = mergeReader(R, A, Mask);
+    if (NR != R) // the store orders with a writer's load of RT (Dekker)
+      RT.store(NR, std::memory_order_seq_cst);
+    uint64_t T = WT.load(std::memory_order_seq_cst);
+    if (!T || !(tagMask(T) & Mask))
+      return "";
+    // A location updated by another wave's atomic, unordered with this
+    // load, may give any value it held (the compare-and-swap loops of
+    // atomics.hip read it with s_load on purpose), as for vector loads.
+    if (Scalar && !ownScalar(T) && !((T & FAtomic) && unordered(T, A)))
+      return "scalar load of bytes written in this dispatch by " +
+             std::string((T & FScalar) ? "a scalar" : "a vector") +
+             (T & FAtomic ? " atomic" : " store") + " of " +
+             (tagWG(T) == A.WG1 && tagWave(T) == (A.Wave & 0xf)
+                  ? std::string("this wave")
+                  : formatv("workgroup {0} wave {1}", wgName(S, tagWG(T)),
+                            tagWave(T))
+                        .str()) +
+             ": the scalar cache is not coherent with vector memory or "
+             "other scalar caches and may return stale data";
+    if (!Scalar && (T & FDirty))
+      return formatv("reads bytes that a scalar store of workgroup {0} wave "
+                     "{1} may still hold in its scalar cache (no s_dcache_wb "
+                     "and s_waitcnt lgkmcnt(0) since)",
+                     wgName(S, tagWG(T)), tagWave(T))
+          .str();
+    if (!(T & FAtomic) && tagWG(T) != A.WG1)
+      return "reads bytes stored by " + who(S, T, A) +
+             ": the read and the store are unordered";
+    return "";
+  }
+  if (X.Atomic) { // atomics: ordered among themselves
+    uint64_t T = WT.load(std::memory_order_seq_cst);
+    if (T && (tagMask(T) & Mask)) {
+      if ((T & FDirty) && !(Scalar && (T & FAtomic)) &&
+          !(Scalar && ownScalar(T)))
+        return formatv("atomic on bytes that a scalar store of workgroup "
+                       "{0} wave {1} may still hold in its scalar cache (no "
+                       "s_dcache_wb and s_waitcnt lgkmcnt(0) since)",
+                       wgName(S, tagWG(T)), tagWave(T))
+            .str();
+      if (!(T & FAtomic) && unordered(T, A))
+        return "atomic on bytes stored (non-atomically) by " + who(S, T, A) +
+               ": the store and the atomic are unordered";
+    }
+    // Recorded only where no plain store is (scalar loads check any write).
+    uint64_t New = makeTag(A.WG1, A.Wave, A.Epoch, Mask) | FAtomic |
+                   (Scalar ? FScalar | FDirty : 0);
+    if (!T || (T & FAtomic)) {
+      if (T & FAtomic)
+        New |= T & (MaskBits | FDirty);
+      WT.compare_exchange_strong(T, New, std::memory_order_seq_cst);
+    }
+    return "";
+  }
+  // Store.
+  uint64_t New =
+      makeTag(A.WG1, A.Wave, A.Epoch, Mask) | (Scalar ? FScalar | FDirty : 0);
+  uint64_t T = WT.load(std::memory_order_relaxed);
+  // Same writer, same epoch: keep the bytes it wrote before; another
+  // writer's bytes are kept too, so a mixed dword stays conservative.
+  if (T)
+    New |= T & MaskBits;
+  if (T != New)
+    T = WT.exchange(New, std::memory_order_seq_cst);
+  if (T && (tagMask(T) & Mask)) {
+    if ((T & FDirty) && !(Scalar && ownScalar(T)))
+      return formatv("stores to bytes that a scalar store of workgroup {0} "
+                     "wave {1} may still hold in its scalar cache (its "
+                     "write-back would land after this store)",
+                     wgName(S, tagWG(T)), tagWave(T))
+          .str();
+    if (unordered(T, A))
+      return std::string("stores to bytes ") +
+             (T & FAtomic ? "updated atomically" : "stored") + " by " +
+             who(S, T, A) + ": the two writes are unordered";
+  }
+  uint64_t R = RT.load(std::memory_order_seq_cst);
+  if (readerConflict(R, A, Mask)) {
+    if (R & (FMultiWG | FMultiWave) && tagWG(R) == A.WG1 && !(R & FMultiWG))
+      return "stores to bytes read by several waves of this workgroup in "
+             "the same barrier interval: the reads and the store are "
+             "unordered";
+    if (R & FMultiWG)
+      return "stores to bytes read by other workgroups (workgroups are "
+             "ordered only by atomics): the reads and the store are "
+             "unordered";
+    return "stores to bytes read by " + who(S, R, A) +
+           ": the read and the store are unordered";
+  }
+  return "";
+}
+
+} // namespace
+
+void checkGlobalShadow(Wave &W, const Inst &I) {
+  GlobalShadow &S = *W.C->Sh->GShadow;
+  Accessor A{uint32_t(W.WG->Linear + 1), W.Id, W.WG->Epoch};
+  for (const Wave::GlobalAcc &X : W.GAcc) {
+    if (!X.Len)
+      continue;
+    RegionShadow *RS = shadowFor(W, X.Addr, X.Len);
+    if (!RS)
+      continue;
+    uint64_t End = X.Addr + X.Len;
+    for (uint64_t B = X.Addr & ~3ull; B < End; B += 4) {
+      uint64_t Lo = std::max(B, X.Addr), Hi = std::min(B + 4, End);
+      unsigned Mask = ((1u << (Hi - Lo)) - 1) << (Lo - B);
+      std::string Err = access(S, *RS, A, X, (B - RS->Base) / 4, Mask);
+      if (Err.empty())
+        continue;
+      unsigned Lane = laneOfAccess(W, X, Lo);
+      W.fail(ErrorKind::Race, I,
+             formatv("address {0:x} ({1}): {2}", Lo,
+                     Lane == 64 ? std::string("scalar")
+                                : "lane " + std::to_string(Lane),
+                     Err)
+                 .str());
+      return;
+    }
+  }
+}
+
+void scalarWriteBack(Wave &W) {
+  unsigned N = std::min<size_t>(W.SWbIssued, W.SDirty.size());
+  if (W.C->Sh->GShadow) {
+    uint32_t WG1 = uint32_t(W.WG->Linear + 1);
+    for (unsigned K = 0; K < N; ++K) {
+      auto [Lo, Hi] = W.SDirty[K];
+      for (uint64_t B = Lo & ~3ull; B < Hi; B += 4) {
+        RegionShadow *RS = shadowFor(W, B, 4);
+        if (!RS)
+          continue;
+        std::atomic<uint64_t> &WT = RS->wtag((B - RS->Base) / 4);
+        uint64_t T = WT.load(std::memory_order_relaxed);
+        while ((T & FDirty) && tagWG(T) == WG1 && tagWave(T) == (W.Id & 0xf) &&
+               !WT.compare_exchange_weak(T, T & ~FDirty,
+                                         std::memory_order_seq_cst))
+          ;
+      }
+    }
+  }
+  W.SDirty.erase(W.SDirty.begin(), W.SDirty.begin() + N);
+  W.SWbIssued = 0;
+}
+
+bool scalarEndCheck(Wave &W, const Inst &I) {
+  if (W.SDirty.size() > W.SWbIssued) {
+    W.fail(ErrorKind::Race, I,
+           formatv("the wave ends with scalar-store bytes at {0:x} still in "
+                   "the scalar cache (no s_dcache_wb after the store)",
+                   W.SDirty[W.SWbIssued].first)
+               .str());
+    return false;
+  }
+  scalarWriteBack(W);
+  return true;
+}
+
+} // namespace emu
+} // namespace asmevo
