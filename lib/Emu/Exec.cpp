@@ -193,22 +193,22 @@ void Scoreboard::waitLGKM(unsigned N) {
   size_t K = L - N, OOO = 0;
   for (auto &E : LGKM)
     OOO += E.OutOfOrder;
-  std::deque<QEntry> Keep;
   size_t InOrderPos = 0;
-  for (auto &E : LGKM) {
+  QEntry *Keep = LGKM.begin(); // kept entries are compacted in place
+  for (QEntry *E = LGKM.begin(), *End = LGKM.end(); E != End; ++E) {
     bool Certain;
-    if (E.OutOfOrder)
+    if (E->OutOfOrder)
       Certain = K >= L;
     else
       Certain = K > OOO && InOrderPos < K - OOO;
-    if (!E.OutOfOrder)
+    if (!E->OutOfOrder)
       ++InOrderPos;
     if (Certain)
-      retire(E.Id);
+      retire(E->Id);
     else
-      Keep.push_back(E);
+      *Keep++ = *E;
   }
-  LGKM.swap(Keep);
+  LGKM.E.resize(Keep - LGKM.E.data());
 }
 
 //===----------------------------------------------------------------------===//
@@ -391,13 +391,16 @@ static inline const Inst *stepInstructionImpl(Wave &W) {
   Shared &Sh = *C.Sh;
   Program &P = *Sh.Prog;
   const RunOptions &O = *Sh.Opts;
-  std::string Err;
   uint64_t Budget = O.Budget;
   {
-    const Inst *I = P.at(W.PC, Err);
+    const Inst *I = P.decoded(W.PC);
     if (!I) {
-      W.fail(ErrorKind::Invalid, Err);
-      return nullptr;
+      std::string Err;
+      I = P.at(W.PC, Err);
+      if (!I) {
+        W.fail(ErrorKind::Invalid, Err);
+        return nullptr;
+      }
     }
     if (I->MaxV > W.NumV || I->MaxA > W.NumA) {
       W.fail(ErrorKind::Invalid, *I,
@@ -537,9 +540,6 @@ static void runWorkgroup(Workgroup &WG, Ctx &C) {
   }
 }
 
-//===----------------------------------------------------------------------===//
-// Dispatch
-//===----------------------------------------------------------------------===//
 // Interleaved scheduling: runs W until it stops, or for Slice instructions
 // (0: no limit), or up to and including an atomic when AfterAtomic.
 static void runWaveSlice(Wave &W, unsigned Slice, bool AfterAtomic) {
@@ -587,6 +587,9 @@ static void runInterleaved(ArrayRef<Workgroup *> WGs, Ctx &C) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Dispatch
+//===----------------------------------------------------------------------===//
 
 namespace {
 struct DispatchPlan {
@@ -810,13 +813,13 @@ static void initWave(Wave &W, const DispatchPlan &P, Workgroup &WG,
   W.PendLds.clear();
   W.GAcc.clear();
   W.L1InvEpoch = 0;
-  if (WaveId == 0) { // a new workgroup
-    WG.Stores.clear();
-    WG.TgSplit = P.TgSplit;
   W.SDirty.clear();
   W.SWbIssued = 0;
   W.TrackGlobal = uint64_t(P.WGSize[0]) * P.WGSize[1] * P.WGSize[2] > 64 ||
                   (W.C && W.C->Sh->GShadow);
+  if (WaveId == 0) { // a new workgroup
+    WG.Stores.clear();
+    WG.TgSplit = P.TgSplit;
   }
   unsigned K = 0;
   for (uint32_t V : P.UserSgprs)
@@ -961,14 +964,14 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
   Sh.Prog = &P;
   Sh.Opts = &O;
   Sh.IsGfx942 = P.IsGfx942;
-  uint64_t NumWG = uint64_t(Pl.Grid[0]) * Pl.Grid[1] * Pl.Grid[2];
-  uint64_t Items = uint64_t(Pl.WGSize[0]) * Pl.WGSize[1] * Pl.WGSize[2];
-  unsigned WavesPerWG = (Items + 63) / 64;
   std::shared_ptr<GlobalShadow> GShadow;
   if (O.GlobalRaceCheck) {
     GShadow = makeGlobalShadow(Pl.Grid);
     Sh.GShadow = GShadow.get();
   }
+  uint64_t NumWG = uint64_t(Pl.Grid[0]) * Pl.Grid[1] * Pl.Grid[2];
+  uint64_t Items = uint64_t(Pl.WGSize[0]) * Pl.WGSize[1] * Pl.WGSize[2];
+  unsigned WavesPerWG = (Items + 63) / 64;
   //--- Timing mode (cost model, Timing.cpp) --------------------------------
   // The workgroups of the CUs modelled in detail are run by the cost model
   // after the others (which run here as usual, reporting their memory
@@ -1008,10 +1011,10 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
       if (Timed && Timed->modelled(L)) // run by the cost model below
         continue;
       C.WgLinear = L;
+      WG.Linear = L;
       WG.Id = {uint32_t(L % Pl.Grid[0]), uint32_t(L / Pl.Grid[0] % Pl.Grid[1]),
                uint32_t(L / (uint64_t(Pl.Grid[0]) * Pl.Grid[1]))};
       WG.Lds.assign(Pl.LdsSize, 0);
-      WG.Linear = L;
       WG.LdsWriter.assign((Pl.LdsSize + 3) / 4, 0);
       WG.LdsReader.assign((Pl.LdsSize + 3) / 4, 0);
       WG.Epoch = 1;
@@ -1083,10 +1086,10 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
     C.Sh = &Sh;
     Timed->run(C, [&](uint64_t L, Workgroup &WG,
                       std::vector<std::unique_ptr<Wave>> &Waves) {
+      WG.Linear = L;
       WG.Id = {uint32_t(L % Pl.Grid[0]), uint32_t(L / Pl.Grid[0] % Pl.Grid[1]),
                uint32_t(L / (uint64_t(Pl.Grid[0]) * Pl.Grid[1]))};
       WG.Lds.assign(Pl.LdsSize, 0);
-      WG.Linear = L;
       WG.LdsWriter.assign((Pl.LdsSize + 3) / 4, 0);
       WG.LdsReader.assign((Pl.LdsSize + 3) / 4, 0);
       WG.Epoch = 1;
@@ -1180,14 +1183,14 @@ SnippetResult runSnippet(StringRef CPU, ArrayRef<uint8_t> Code,
   Sh.Prog = &P;
   Sh.Opts = &Opts;
   Sh.IsGfx942 = P.IsGfx942;
-  Ctx C;
-  C.Sh = &Sh;
-  Workgroup WG;
   std::shared_ptr<GlobalShadow> GShadow;
   if (Opts.GlobalRaceCheck) {
     GShadow = makeGlobalShadow({1, 1, 1});
     Sh.GShadow = GShadow.get();
   }
+  Ctx C;
+  C.Sh = &Sh;
+  Workgroup WG;
   WG.Lds = Init.Lds;
   WG.LdsWriter.assign((WG.Lds.size() + 3) / 4, 0);
   WG.LdsReader.assign((WG.Lds.size() + 3) / 4, 0);
@@ -1216,10 +1219,10 @@ SnippetResult runSnippet(StringRef CPU, ArrayRef<uint8_t> Code,
   W->WG = &WG;
   W->C = &C;
   W->St = Wave::Running;
+  W->TrackGlobal = Sh.GShadow != nullptr;
   WG.Waves.push_back(W.get());
   runWorkgroup(WG, C);
   Res.Run.Kind = Sh.ErrKind;
-  W->TrackGlobal = Sh.GShadow != nullptr;
   Res.Run.Message = Sh.ErrMsg;
   Res.Run.WaveInstructions = C.Executed;
   SnippetState &S = Res.State;

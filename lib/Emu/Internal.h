@@ -161,7 +161,29 @@ struct Scoreboard {
   std::vector<Op> Ops;
   std::vector<uint32_t> Free;
   uint32_t LastId = ~0u; // op created by the last issue() (~0: none)
-  std::deque<QEntry> VM, LGKM;
+  /// FIFO of counter entries: a vector with a head index (a std::deque
+  /// allocated a node every 64 pushes and a new deque per lgkmcnt wait).
+  struct Queue {
+    std::vector<QEntry> E;
+    size_t Head = 0;
+    size_t size() const { return E.size() - Head; }
+    bool empty() const { return Head == E.size(); }
+    void push_back(QEntry Q) {
+      if (Head && Head == E.size()) {
+        E.clear();
+        Head = 0;
+      } else if (Head >= 64 && 2 * Head >= E.size()) { // drop the popped ones
+        E.erase(E.begin(), E.begin() + Head);
+        Head = 0;
+      }
+      E.push_back(Q);
+    }
+    QEntry &front() { return E[Head]; }
+    void pop_front() { ++Head; }
+    QEntry *begin() { return E.data() + Head; }
+    QEntry *end() { return E.data() + E.size(); }
+  };
+  Queue VM, LGKM;
   uint32_t Live = 0;
   uint8_t PendS[128] = {};
   std::vector<uint8_t> PendV, PendA;
@@ -188,6 +210,8 @@ struct Scoreboard {
 
 struct Workgroup;
 struct Ctx;
+struct GlobalShadow;
+struct RegionShadow;
 
 struct Wave {
   uint32_t S[128];
@@ -210,8 +234,6 @@ struct Wave {
   uint64_t Executed = 0;
   Workgroup *WG = nullptr;
   Ctx *C = nullptr;
-struct GlobalShadow;
-struct RegionShadow;
   Scoreboard SB;
   // Private memory: PrivPerLane bytes per lane, lane-major.
   std::vector<uint8_t> Priv;
@@ -248,6 +270,15 @@ struct RegionShadow;
   };
   std::vector<GlobalAcc> GAcc;
   uint32_t L1InvEpoch = 0; // barrier epoch of the last vector L1 invalidate
+  // Record GAcc: several waves in the workgroup (StoreRace.cpp) or the
+  // dispatch-wide race shadow is on (GlobalRace.cpp).
+  bool TrackGlobal = false;
+  // Bytes written by this wave's scalar stores/atomics that may still sit
+  // in the scalar cache ([Lo, Hi)); the first SWbIssued ranges are covered
+  // by an issued s_dcache_wb (written back at its s_waitcnt lgkmcnt(0) or
+  // at s_endpgm). GlobalRace.cpp.
+  std::vector<std::pair<uint64_t, uint64_t>> SDirty;
+  unsigned SWbIssued = 0;
 
   uint64_t exec() const { return uint64_t(S[SExecLo]) | uint64_t(S[SExecHi]) << 32; }
   void setExec(uint64_t E) {
@@ -270,15 +301,6 @@ struct RegionShadow;
 /// Global stores of a workgroup's waves that another wave may not read yet:
 /// a store is ordered before another wave's access only when its writer
 /// waited for it (vmcnt) before an s_barrier that the reader passed. A group
-  // Record GAcc: several waves in the workgroup (StoreRace.cpp) or the
-  // dispatch-wide race shadow is on (GlobalRace.cpp).
-  bool TrackGlobal = false;
-  // Bytes written by this wave's scalar stores/atomics that may still sit
-  // in the scalar cache ([Lo, Hi)); the first SWbIssued ranges are covered
-  // by an issued s_dcache_wb (written back at its s_waitcnt lgkmcnt(0) or
-  // at s_endpgm). GlobalRace.cpp.
-  std::vector<std::pair<uint64_t, uint64_t>> SDirty;
-  unsigned SWbIssued = 0;
 /// is one store instruction; Retire is the barrier epoch in which its op was
 /// waited for (~0u: still pending). Ranges are byte intervals by start.
 struct StoreShadow {
@@ -309,6 +331,7 @@ struct Workgroup {
   std::vector<uint32_t> LdsWriter, LdsReader; // race shadows, per dword
   uint32_t Epoch = 1;
   std::array<uint32_t, 3> Id{0, 0, 0};
+  uint64_t Linear = 0; // linear workgroup id (GlobalRace.cpp, interleaving)
   std::vector<Wave *> Waves;
   StoreShadow Stores;
   // COMPUTE_PGM_RSRC3.TG_SPLIT: the waves may run on different CUs, so a
@@ -331,13 +354,14 @@ struct Shared {
   bool stopped(uint64_t L) const {
     return Abort.load(std::memory_order_relaxed) &&
            L > ErrOrder.load(std::memory_order_relaxed);
-  uint64_t Linear = 0; // linear workgroup id (GlobalRace.cpp, interleaving)
   }
   std::mutex TraceMutex;
   static constexpr unsigned NumLocks = 256;
   std::mutex AtomicLocks[NumLocks];
   std::mutex &lockFor(uint64_t Addr) { return AtomicLocks[(Addr >> 3) % NumLocks]; }
   bool IsGfx942 = true;
+  // Dispatch-wide race shadow of global memory (GlobalRace.cpp); null: off.
+  GlobalShadow *GShadow = nullptr;
 };
 
 /// Cost model hook (Timing.cpp): sees every memory access of the executing
@@ -359,9 +383,10 @@ struct Ctx {
   std::vector<uint64_t> ApproxCount; // by Inst::Index
   // One-entry region cache.
   Region *LastRegion = nullptr;
+  // One-entry cache of the race shadow (GlobalRace.cpp).
+  const Region *ShadowRegion = nullptr;
+  RegionShadow *Shadow = nullptr;
   // Verification hook: per-lane masks of the approximate op being executed.
-  // Dispatch-wide race shadow of global memory (GlobalRace.cpp); null: off.
-  GlobalShadow *GShadow = nullptr;
   bool ApproxPending = false;
   uint32_t ApproxMask[64] = {};
   Region *findRegion(uint64_t Addr, uint64_t Len, bool Write = false,
@@ -383,9 +408,6 @@ struct Ctx {
 /// first execution.
 class Program {
 public:
-  // One-entry cache of the race shadow (GlobalRace.cpp).
-  const Region *ShadowRegion = nullptr;
-  RegionShadow *Shadow = nullptr;
   TargetInfo *TI = nullptr;
   const CodeObject *CO = nullptr;
   bool IsGfx942 = false;
@@ -405,6 +427,17 @@ public:
 
   /// The instruction at PC (loaded vaddr); null with Err set when there is no
   /// valid instruction there.
+  /// The decoded instruction at PC when it is in the first code range and
+  /// already decoded (the hot path of the run loop), else null.
+  const Inst *decoded(uint64_t PC) const {
+    if (Ranges.empty())
+      return nullptr;
+    const CodeRange &R = Ranges.front();
+    uint64_t Off = PC - R.Begin;
+    if (PC < R.Begin || PC >= R.End || (Off & 3))
+      return nullptr;
+    return R.Slots[Off >> 2].load(std::memory_order_acquire);
+  }
   const Inst *at(uint64_t PC, std::string &Err) {
     for (CodeRange &R : Ranges) {
       if (PC < R.Begin || PC >= R.End)
@@ -487,14 +520,6 @@ void attachPendingLds(Wave &W);
 // every instruction that left W.GAcc or W.SB.RetiredGroups non-empty.
 void trackGlobalAccesses(Wave &W, const Inst &I);
 
-// Memory access helpers (Mem.cpp). Return false after failing the wave.
-bool globalAccess(Wave &W, const Inst &I, unsigned Lane, uint64_t Addr,
-                  unsigned Len, bool Write, void *Data);
-
-} // namespace emu
-} // namespace asmevo
-
-#endif
 // Dispatch-wide races on global memory (GlobalRace.cpp): checks W.GAcc
 // against the accesses of other workgroups and of other waves of its
 // workgroup in the same barrier interval, and the scalar cache's
@@ -515,3 +540,11 @@ uint64_t atomicRmw(uint8_t *Mem, unsigned N, unsigned Op, uint64_t Data,
 // "dec", ...); 0 when unknown.
 unsigned atomicOpCode(llvm::StringRef Name);
 
+// Memory access helpers (Mem.cpp). Return false after failing the wave.
+bool globalAccess(Wave &W, const Inst &I, unsigned Lane, uint64_t Addr,
+                  unsigned Len, bool Write, void *Data);
+
+} // namespace emu
+} // namespace asmevo
+
+#endif

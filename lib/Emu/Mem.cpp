@@ -491,21 +491,22 @@ bool globalFastPath(Wave &W, const Inst &I, unsigned Seg, const Opnd *SAddr,
     return false;
   uint64_t Exec = W.exec();
   uint64_t Addr[64];
-  for (uint64_t M = Exec; M; M &= M - 1) {
-    unsigned L = __builtin_ctzll(M);
-    uint64_t A;
-    if (Seg == 2)
-      A = SAddr ? SBase + V0[L] : (uint64_t(V1[L]) << 32 | V0[L]);
-    else
-      A = uint64_t(V1[L]) << 32 | V0[L];
-    A += I.Off;
-    if (Seg == 0) { // flat: apertures go through the per-lane path
-      uint32_t AH = A >> 32;
-      if (AH == uint32_t(Emulator::SharedApertureBase >> 32) ||
-          AH == uint32_t(Emulator::PrivateApertureBase >> 32))
-        return false;
-    }
-    Addr[L] = A;
+  uint64_t Off = I.Off;
+  if (Seg == 2 && SAddr)
+    forEachLane(Exec, [&](unsigned L) { Addr[L] = SBase + V0[L] + Off; });
+  else
+    forEachLane(Exec, [&](unsigned L) {
+      Addr[L] = (uint64_t(V1[L]) << 32 | V0[L]) + Off;
+    });
+  if (Seg == 0) { // flat: apertures go through the per-lane path
+    bool Aperture = false;
+    forEachLane(Exec, [&](unsigned L) {
+      uint32_t AH = Addr[L] >> 32;
+      Aperture |= AH == uint32_t(Emulator::SharedApertureBase >> 32) ||
+                  AH == uint32_t(Emulator::PrivateApertureBase >> 32);
+    });
+    if (Aperture)
+      return false;
   }
   return wholeWaveCopy(W, Addr, Exec, N, Kind == Store, Reg);
 }
@@ -895,7 +896,6 @@ void hCacheInv(Wave &W, const Inst &) { W.L1InvEpoch = W.WG->Epoch; }
 
 } // namespace
 
-void registerMem(OpTable &T) {
 uint64_t atomicRmw(uint8_t *Mem, unsigned N, unsigned Op, uint64_t Data,
                    uint64_t Cmp) {
   return atomicApply(Mem, N, Op, Data, Cmp);
@@ -919,6 +919,7 @@ unsigned atomicOpCode(StringRef Name) {
       .Default(0);
 }
 
+void registerMem(OpTable &T) {
   // FLAT / GLOBAL / SCRATCH loads and stores.
   struct LS {
     const char *Suffix;
