@@ -1,6 +1,7 @@
 //===- asmevo-verify.cpp - Is candidate K1 equivalent to the original K0? -===//
 //
-//   asmevo-verify K0 K1 [--kernel NAME] [--spec S.json]... [--capture C]...
+//   asmevo-verify K0 K1 [--kernel NAME]... [--kernels-file F]
+//                 [--spec S.json]... [--capture C]...
 //                 [--tolerance [argN:]f32:ulp=N]... [--tier1] [--seeds N]
 //                 [--executor emu|hip] [-v]
 //   asmevo-verify --replay C [K0]          replay a capture with K0
@@ -31,10 +32,16 @@ static cl::OptionCategory Cat("asmevo-verify options");
 static cl::list<std::string> Positional(cl::Positional,
                                         cl::desc("K0 K1 (code objects)"),
                                         cl::cat(Cat));
-static cl::opt<std::string> KernelName("kernel",
-                                       cl::desc("kernel to verify (default: "
-                                                "every kernel of K0)"),
-                                       cl::cat(Cat));
+static cl::list<std::string>
+    KernelNames("kernel",
+                cl::desc("kernel to verify, repeatable (default: every "
+                         "kernel of K0)"),
+                cl::cat(Cat));
+static cl::opt<std::string>
+    KernelsFile("kernels-file",
+                cl::desc("verify the kernels named in this file, one a line "
+                         "(K0 and K1 are read once for all of them)"),
+                cl::cat(Cat));
 static cl::list<std::string> Specs("spec", cl::desc("dispatch spec (JSON), "
                                                     "repeatable"),
                                    cl::cat(Cat));
@@ -281,9 +288,21 @@ int main(int argc, char **argv) {
   std::unique_ptr<Executor> Exec = makeExecutor();
   Opts.Exec = Exec.get();
 
-  std::vector<std::string> Kernels;
-  if (!KernelName.empty()) {
-    Kernels.push_back(KernelName);
+  std::vector<std::string> Kernels(KernelNames.begin(), KernelNames.end());
+  if (!KernelsFile.empty()) {
+    auto B = MemoryBuffer::getFile(KernelsFile);
+    if (!B)
+      return bad("cannot read " + KernelsFile + ": " + B.getError().message());
+    SmallVector<StringRef> Lines;
+    (*B)->getBuffer().split(Lines, '\n', -1, false);
+    for (StringRef L : Lines)
+      if (!L.trim().empty())
+        Kernels.push_back(L.trim().str());
+    if (Kernels.empty())
+      return bad(KernelsFile + " names no kernel");
+  }
+  if (!Kernels.empty()) {
+    // Named by --kernel or --kernels-file.
   } else if (!Caps.empty()) {
     auto C = readCapture(Caps[0]);
     if (!C)
@@ -299,8 +318,17 @@ int main(int argc, char **argv) {
   int Worst = 0;
   for (const std::string &KN : Kernels) {
     auto Ref = Reference::create(K0Bytes, KN, Opts);
-    if (!Ref)
-      return bad(toString(Ref.takeError()));
+    if (!Ref) {
+      if (Kernels.size() == 1)
+        return bad(toString(Ref.takeError()));
+      // One kernel's bad input (a missing name) does not stop the others.
+      std::string Msg = toString(Ref.takeError());
+      errs() << "asmevo-verify: error: " << KN << ": " << Msg << "\n";
+      outs() << KN << ": CANNOT DECIDE: " << Msg << "\n";
+      if (Worst == 0)
+        Worst = 2;
+      continue;
+    }
     if (Verbose) {
       for (const TestInput &In : (*Ref)->inputs()) {
         outs() << "input: " << In.Name << "\n";
