@@ -11,11 +11,13 @@ or a hang costs one object or one kernel, never the run):
      (recovery or emission declined the object) and is counted with its
      reason; death by a signal is a crash (a failure).
   2. K1 passes the round-trip gate (asmevo-opt K1 --roundtrip-check).
-  3. The kernels whose instructions the pipeline changed (up to
-     --max-kernels, evenly spaced) are checked one at a time with
-     asmevo-verify K0 K1 --kernel K (tier 1 on the CPU emulator): exit 0
-     equivalent, 1 NOT EQUIVALENT (a pass bug: a failure), 2 the emulator
-     or the input synthesis refused (counted with its reason).
+  3. The kernels whose instructions the pipeline changed (all of them with
+     --max-kernels 0, else up to that many, evenly spaced) are checked with
+     asmevo-verify K0 K1 --kernels-file F (tier 1 on the CPU emulator),
+     --verify-batch kernels per process, --timeout-verify seconds per
+     kernel: EQUIVALENT, NOT EQUIVALENT (a pass bug: a failure, K1 kept),
+     CANNOT DECIDE (the emulator or the input synthesis refused, counted
+     with its reason) or a timeout.
 
 Prints the counts per category and the reasons, most frequent first.
 Exit status: 0 when nothing was not equivalent, crashed or failed the gate;
@@ -26,10 +28,13 @@ import argparse
 import collections
 import concurrent.futures
 import os
+import queue
 import re
 import shutil
 import subprocess
 import sys
+import threading
+import time
 
 DEFAULT_PIPELINE = ("amdgcn-waitcnt-relax,amdgcn-schedule,amdgcn-hazard,"
                     "amdgcn-dce,amdgcn-peephole,amdgcn-regcompact")
@@ -87,18 +92,110 @@ def sample(items, n):
     return [items[i * len(items) // n] for i in range(n)]
 
 
+def verify_kernels(a, verify, k0, k1, work, kernels):
+    """[(kernel, verdict, why)] for kernels of K1, checked by asmevo-verify.
+
+    Up to --verify-batch kernels share one asmevo-verify process (K0 and K1
+    are read, and their code loaded into the emulator, once per process).
+    --timeout-verify applies to each kernel: a kernel without a verdict in
+    that time is a timeout, the process is killed and the kernels after it
+    go to a new process."""
+    out = []
+    todo = list(kernels)
+    while todo:
+        batch = todo[:max(1, a.verify_batch)]
+        lst = os.path.join(work, "kernels.txt")
+        with open(lst, "w") as f:
+            f.write("".join(k + "\n" for k in batch))
+        p = subprocess.Popen(["nice", verify, k0, k1, "--kernels-file", lst,
+                              "--seeds", str(a.seeds)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, errors="replace")
+        lines = queue.Queue()
+
+        def pump(stream, q):
+            for line in stream:
+                q.put(line)
+            q.put(None)
+
+        threading.Thread(target=pump, args=(p.stdout, lines),
+                         daemon=True).start()
+        errs = []
+        threading.Thread(target=lambda: errs.extend(p.stderr),
+                         daemon=True).start()
+        got = []  # [kernel, verdict text, detail lines]
+        timed_out = False
+        while len(got) < len(batch):
+            try:
+                line = lines.get(timeout=a.timeout_verify)
+            except queue.Empty:
+                timed_out = True
+                break
+            if line is None:
+                break
+            nxt = batch[len(got)]
+            if line.startswith(nxt + ": "):
+                got.append([nxt, line[len(nxt) + 2:].strip(), []])
+            elif line.startswith("CANNOT DECIDE: "):
+                # Bad input before any kernel (e.g. K0 does not parse): the
+                # tool's one verdict holds for every kernel of the batch.
+                got += [[k, line.strip(), []] for k in batch[len(got):]]
+            elif got:
+                got[-1][2].append(line.rstrip("\n"))
+        if timed_out:
+            p.kill()
+        # Detail lines of the last kernel.
+        while not timed_out:
+            try:
+                line = lines.get(timeout=a.timeout_verify)
+            except queue.Empty:
+                p.kill()
+                break
+            if line is None:
+                break
+            if got:
+                got[-1][2].append(line.rstrip("\n"))
+        rc = p.wait()
+        for fn, text, detail in got:
+            if text.startswith("EQUIVALENT"):
+                out.append((fn, "equivalent", ""))
+            elif text.startswith("NOT EQUIVALENT"):
+                out.append((fn, "not-equivalent",
+                            "\n".join([text] + detail)))
+            elif text.startswith("CANNOT DECIDE"):
+                why = text[len("CANNOT DECIDE"):].lstrip(": ")
+                out.append((fn, "cannot-decide", reason(why)))
+            else:
+                out.append((fn, "crash", "unexpected verdict: " + text))
+        todo = todo[len(got):]
+        if len(got) == len(batch):
+            continue
+        # The process stopped before the next kernel's verdict.
+        if timed_out:
+            out.append((todo[0], "timeout", "asmevo-verify timed out"))
+        else:
+            tail = "".join(errs).strip()[-300:]
+            out.append((todo[0], "crash",
+                        f"asmevo-verify exit {rc} before a verdict: {tail}"))
+        todo = todo[1:]
+    return out
+
+
 def do_object(a, k0, index):
     """Returns a dict of results for one code object."""
     res = dict(path=k0, status="ok", reason="", kernels=0, changed=0,
                before=0, after=0, waits_before=0, waits_after=0,
-               nops_before=0, nops_after=0, verdicts=[])
+               nops_before=0, nops_after=0, verdicts=[], opt_s=0.0,
+               verify_s=0.0)
     opt = os.path.join(a.bin, "asmevo-opt")
     verify = os.path.join(a.bin, "asmevo-verify")
     work = os.path.join(a.work, str(index))
     os.makedirs(work, exist_ok=True)
     k1 = os.path.join(work, "k1.co")
+    t = time.monotonic()
     rc, out, err = run(["nice", opt, k0, "--pipeline=" + a.pipeline, "-o", k1],
                        a.timeout_opt)
+    res["opt_s"] = time.monotonic() - t
     if rc is None:
         res.update(status="opt-timeout", reason="asmevo-opt timed out")
         return res
@@ -138,26 +235,11 @@ def do_object(a, k0, index):
         if insts != new:
             changed.append(fn)
     res["changed"] = len(changed)
-    keep = False
-    for fn in sample(changed, a.max_kernels):
-        rc, out, err = run(["nice", verify, k0, k1, "--kernel", fn,
-                            "--seeds", str(a.seeds)], a.timeout_verify)
-        text = (out + err).strip()
-        if rc is None:
-            v, why = "timeout", "asmevo-verify timed out"
-        elif rc == 0:
-            v, why = "equivalent", ""
-        elif rc == 1:
-            v, why = "not-equivalent", text
-            keep = True
-        elif rc == 2:
-            # The verdict line is 'NAME: CANNOT DECIDE: why'.
-            m = re.search(r": CANNOT DECIDE: (.*)", text)
-            v, why = "cannot-decide", reason(m.group(1) if m else text)
-        else:
-            v, why = "crash", f"asmevo-verify exit {rc}: {text[-300:]}"
-            keep = True
-        res["verdicts"].append((fn, v, why))
+    t = time.monotonic()
+    res["verdicts"] = verify_kernels(a, verify, k0, k1, work,
+                                     sample(changed, a.max_kernels))
+    res["verify_s"] = time.monotonic() - t
+    keep = any(v in ("not-equivalent", "crash") for _, v, _ in res["verdicts"])
     if not keep:
         shutil.rmtree(work, ignore_errors=True)
     else:
@@ -186,7 +268,10 @@ def main():
                     help="tier-1 data seeds per launch shape")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--timeout-opt", type=float, default=900)
-    ap.add_argument("--timeout-verify", type=float, default=300)
+    ap.add_argument("--timeout-verify", type=float, default=300,
+                    help="seconds per kernel verified")
+    ap.add_argument("--verify-batch", type=int, default=64,
+                    help="kernels checked by one asmevo-verify process")
     ap.add_argument("--pipeline", default=DEFAULT_PIPELINE)
     ap.add_argument("--work", default="/tmp/asmevo-pipeline-corpus",
                     help="scratch directory (K1 of failing objects is kept)")
@@ -219,6 +304,7 @@ def main():
             return 2
     os.makedirs(a.work, exist_ok=True)
 
+    start = time.monotonic()
     results = []
     with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as ex:
         futs = [ex.submit(do_object, a, p, i) for i, p in enumerate(paths)]
@@ -229,7 +315,8 @@ def main():
             print(f"[{i + 1}/{len(paths)}] {os.path.basename(r['path'])}: "
                   f"{r['status']} {r['reason']} kernels {r['kernels']}, "
                   f"changed {r['changed']}, verified {eq}/"
-                  f"{len(r['verdicts'])} equivalent", flush=True)
+                  f"{len(r['verdicts'])} equivalent (opt {r['opt_s']:.0f} s,"
+                  f" verify {r['verify_s']:.0f} s)", flush=True)
 
     objs = collections.Counter(r["status"] for r in results)
     kv = collections.Counter()
@@ -238,7 +325,8 @@ def main():
     tot = collections.Counter()
     for r in results:
         for k in ("kernels", "changed", "before", "after", "waits_before",
-                  "waits_after", "nops_before", "nops_after"):
+                  "waits_after", "nops_before", "nops_after", "opt_s",
+                  "verify_s"):
             tot[k] += r[k]
         name = os.path.basename(r["path"])
         if r["status"] != "ok":
@@ -273,6 +361,10 @@ def main():
     print(f"changed kernels verified: {sum(kv.values())}: " + ", ".join(
         f"{kv[k]} {k}" for k in ("equivalent", "not-equivalent",
                                  "cannot-decide", "timeout", "crash")))
+    nv = sum(kv.values())
+    print(f"time: asmevo-opt {tot['opt_s']:.0f} s, asmevo-verify "
+          f"{tot['verify_s']:.0f} s ({tot['verify_s'] / max(1, nv):.2f} s "
+          f"per kernel verified), wall {time.monotonic() - start:.0f} s")
     for cat in sorted(why):
         print(f"reasons ({cat}):")
         for w, n in why[cat].most_common(12):
