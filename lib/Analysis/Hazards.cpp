@@ -181,8 +181,9 @@ static int wideStoreDataOperand(const HazardContext &Ctx, const InstInfo &P) {
 
 /// Does P write its destination shifted (SDWA dst_sel, the DST_OP_SEL bit
 /// of src0_modifiers)? Like LLVM, for VOP3P that bit is op_sel_hi of src0,
-/// set by default: a packed op (v_pk_*, v_dot*) followed by a VALU reading
-/// its result gets one wait state, as LLVM 22 emits for gfx942.
+/// set by default on packed ops: a packed op (v_pk_*, v_dot*) followed by a
+/// VALU reading its result gets one wait state, as LLVM 22 emits for gfx942;
+/// on the mix ops it is clear by default.
 static bool writesPartialDst(const HazardContext &Ctx, const InstInfo &P) {
   if (!P.D || P.isMAI())
     return false;
@@ -192,8 +193,14 @@ static bool writesPartialDst(const HazardContext &Ctx, const InstInfo &P) {
     size_t At = T.find("dst_sel:");
     return At != StringRef::npos && !T.substr(At).starts_with("dst_sel:DWORD");
   }
-  if (P.has(InstFlag::VOP3P))
-    return !T.contains("op_sel_hi:[0");
+  if (P.has(InstFlag::VOP3P)) {
+    size_t At = T.find("op_sel_hi:[");
+    if (At != StringRef::npos)
+      return T.substr(At + 11).starts_with("1");
+    // Not printed: the printer's default, 1 for packed ops but 0 for the
+    // mix ops (v_fma_mix*, v_mad_mix*: VOP3P without LLVM's IsPacked).
+    return !P.Mnemonic.contains("_mix");
+  }
   size_t At = T.find("op_sel:[");
   if (At == StringRef::npos)
     return false;

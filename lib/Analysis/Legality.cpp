@@ -125,6 +125,12 @@ Legality::baselinePendingAt(Operation *SyncOp) const {
   return It == BaseSyncPending.end() ? nullptr : &It->second;
 }
 
+const SmallVectorImpl<Operation *> *
+Legality::baselineUnwaitedAt(Operation *Op) const {
+  auto It = BaseUnwaited.find(Op);
+  return It == BaseUnwaited.end() ? nullptr : &It->second;
+}
+
 DependenceGraph Legality::graph(Block *B, bool Hazards) {
   DependenceGraph::Options O;
   O.Hazards = Hazards;

@@ -147,24 +147,30 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
       S.print(llvm::errs());
   }
 
-  /// Drops the function's waits and the s_nops of the blocks it reorders,
-  /// reorders, plans the waits again (amdgcn-waitcnt-relax's planner) and
-  /// puts back the wait states hazards need; all in one transaction.
+  /// A block the scheduler reorders.
+  struct Candidate {
+    Block *B;
+    SmallVector<Operation *> Ops, Nops, Relaxable, Order;
+    std::unique_ptr<DependenceGraph> G;
+    unsigned Old = 0, New = 0, OldNopStates = 0;
+  };
+
+  /// Drops the waits and the s_nops of the blocks it reorders, reorders,
+  /// plans the function's waits again (amdgcn-waitcnt-relax's planner,
+  /// within the original number of waits per block) and puts back the wait
+  /// states hazards need; all in one transaction. A block whose new order
+  /// needs more waits than it had, or s_nops that cost more cycles than the
+  /// order saves, keeps its order (and the function is planned again).
   void scheduleFunction(Operation *Fn, rewrite::Summary &S) {
     Legality L(Fn);
     InstInfoCache &C = L.cache();
-    Legality::Transaction T(L);
-    Fn->walk([&](Operation *Op) {
-      if (waits::isRelaxable(L, Op))
-        T.erase(Op);
-    });
-    unsigned Blocks = 0;
-    long Saved = 0;
+    std::vector<Candidate> Cands;
     Block *Entry = &Fn->getRegion(0).front();
     for (Block &B : Fn->getRegion(0)) {
       if ((&B != Entry && B.hasNoPredecessors()) || L.isFrozen(&B))
         continue; // alignment padding, kernarg-preload prologue
-      SmallVector<Operation *> Ops, Nops;
+      Candidate Cd;
+      Cd.B = &B;
       bool Skip = false;
       for (Operation &Op : B) {
         const InstInfo &I = C.get(&Op);
@@ -172,53 +178,130 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
           Skip = true;
         if (I.IsTerminator)
           continue;
-        (I.Kind == OpKind::Nop ? Nops : Ops).push_back(&Op);
+        if (waits::isRelaxable(L, &Op))
+          Cd.Relaxable.push_back(&Op);
+        else if (I.Kind == OpKind::Nop)
+          Cd.Nops.push_back(&Op);
+        else
+          Cd.Ops.push_back(&Op);
       }
-      if (Skip || Ops.size() < 3)
+      if (Skip || Cd.Ops.size() < 3)
         continue;
       DependenceGraph::Options O;
       O.Hazards = false;
-      DependenceGraph G(Ops, C, /*EntryState=*/nullptr, O);
-      SmallVector<Operation *> Order =
-          sched::listSchedule(Ops, G, C, unsafeIgnoreWAR);
-      if (llvm::equal(Order, Ops))
+      Cd.G = std::make_unique<DependenceGraph>(Cd.Ops, C,
+                                               /*EntryState=*/nullptr, O);
+      Cd.Order = sched::listSchedule(Cd.Ops, *Cd.G, C, unsafeIgnoreWAR);
+      if (llvm::equal(Cd.Order, Cd.Ops))
         continue;
-      unsigned Old = sched::estimateCycles(Ops, G, C);
-      unsigned New = sched::estimateCycles(Order, G, C);
-      if (!unsafeIgnoreWAR && New >= Old)
+      Cd.Old = sched::estimateCycles(Cd.Ops, *Cd.G, C);
+      Cd.New = sched::estimateCycles(Cd.Order, *Cd.G, C);
+      if (!unsafeIgnoreWAR && Cd.New >= Cd.Old)
         continue;
-      for (Operation *N : Nops)
-        T.erase(N);
-      Operation *Term = &B.back();
-      for (Operation *Op : Order)
-        T.moveBefore(Op, Term);
-      ++Blocks;
-      Saved += long(Old) - long(New);
+      for (Operation *N : Cd.Nops)
+        Cd.OldNopStates += C.get(N).WaitStates;
+      Cands.push_back(std::move(Cd));
+    }
+    if (Cands.empty())
+      return;
+    waits::BlockCounts Budget = waits::countRelaxable(L, Fn);
+    llvm::DenseSet<Block *> Kept; // blocks that keep their order
+    auto isCandidate = [&](Block *B) {
+      return llvm::any_of(Cands,
+                          [&](const Candidate &Cd) { return Cd.B == B; });
+    };
+    // Each round keeps at least one more block in order, or ends.
+    while (true) {
+      Legality::Transaction T(L);
+      unsigned Blocks = 0;
+      long Saved = 0;
+      for (Candidate &Cd : Cands) {
+        if (Kept.contains(Cd.B))
+          continue;
+        for (Operation *W : Cd.Relaxable)
+          T.erase(W);
+        for (Operation *N : Cd.Nops)
+          T.erase(N);
+        Operation *Term = &Cd.B->back();
+        for (Operation *Op : Cd.Order)
+          T.moveBefore(Op, Term);
+        ++Blocks;
+        Saved += long(Cd.Old) - long(Cd.New);
+      }
+      if (!Blocks)
+        return;
+      waits::OpSet Pinned;
+      llvm::DenseMap<Operation *, waits::Counts> Need;
+      SmallVector<Block *> Over;
+      if (!waits::planWithinBudget(L, Fn, Budget, /*MergeWithin=*/2, Pinned,
+                                   Need, Over)) {
+        // The new orders (or what they leave in flight at their ends) need
+        // more waits: keep those blocks, and their reordered predecessors,
+        // in order.
+        unsigned Before = Kept.size();
+        for (Block *B : Over) {
+          if (isCandidate(B))
+            Kept.insert(B);
+          for (Block *P : B->getPredecessors())
+            if (isCandidate(P))
+              Kept.insert(P);
+        }
+        if (verbose)
+          llvm::errs() << "amdgcn-schedule: " << rewrite::functionName(Fn)
+                       << ": " << Over.size()
+                       << " block(s) would need more waits\n";
+        if (Kept.size() == Before) {
+          ++S.Refused;
+          return;
+        }
+        continue;
+      }
+      waits::materialize(T, L, Fn, Need, /*Verbose=*/false, &Pinned);
+      T.insertNopsForHazards();
+      if (!unsafeIgnoreWAR) {
+        // The cycles an order saves must pay for the s_nops it needs.
+        bool Worse = false;
+        for (Candidate &Cd : Cands) {
+          if (Kept.contains(Cd.B))
+            continue;
+          unsigned NopStates = 0;
+          for (Operation &Op : *Cd.B)
+            if (C.get(&Op).Kind == OpKind::Nop)
+              NopStates += C.get(&Op).WaitStates;
+          if (Cd.New + NopStates >= Cd.Old + Cd.OldNopStates) {
+            Kept.insert(Cd.B);
+            Worse = true;
+            if (verbose)
+              llvm::errs() << "amdgcn-schedule: " << rewrite::functionName(Fn)
+                           << ": block of " << Cd.Ops.size()
+                           << " ops kept: " << Cd.Old << " + "
+                           << Cd.OldNopStates << " -> " << Cd.New << " + "
+                           << NopStates << " modelled cycles + nop states\n";
+          }
+        }
+        if (Worse)
+          continue;
+      }
+      Verdict V = T.commit();
+      if (!V) {
+        ++S.Refused;
+        if (verbose || unsafeIgnoreWAR)
+          llvm::errs() << "amdgcn-schedule: " << rewrite::functionName(Fn)
+                       << " refused: " << verdictKindName(V.K) << ": "
+                       << V.Reason << "\n";
+        return;
+      }
       if (verbose)
-        llvm::errs() << "amdgcn-schedule: " << rewrite::functionName(Fn)
-                     << ": block of " << Ops.size() << " ops: " << Old
-                     << " -> " << New << " modelled cycles\n";
-    }
-    if (!Blocks) {
-      T.rollback();
+        for (Candidate &Cd : Cands)
+          if (!Kept.contains(Cd.B))
+            llvm::errs() << "amdgcn-schedule: " << rewrite::functionName(Fn)
+                         << ": block of " << Cd.Ops.size() << " ops: " << Cd.Old
+                         << " -> " << Cd.New << " modelled cycles\n";
+      ++S.FunctionsChanged;
+      S.add("blocks rescheduled", Blocks);
+      S.add("modelled cycles saved", Saved);
       return;
     }
-    auto Need = waits::plan(L, Fn);
-    waits::mergeClose(Need, Fn, C, /*Within=*/2);
-    waits::materialize(T, L, Fn, Need, /*Verbose=*/false);
-    T.insertNopsForHazards();
-    Verdict V = T.commit();
-    if (!V) {
-      ++S.Refused;
-      if (verbose || unsafeIgnoreWAR)
-        llvm::errs() << "amdgcn-schedule: " << rewrite::functionName(Fn)
-                     << " refused: " << verdictKindName(V.K) << ": "
-                     << V.Reason << "\n";
-      return;
-    }
-    ++S.FunctionsChanged;
-    S.add("blocks rescheduled", Blocks);
-    S.add("modelled cycles saved", Saved);
   }
 };
 } // namespace

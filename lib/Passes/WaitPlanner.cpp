@@ -13,6 +13,7 @@
 #include "RewriteUtils.h"
 
 #include <deque>
+#include <optional>
 
 using namespace mlir;
 using namespace asmevo;
@@ -28,8 +29,8 @@ bool waits::isRelaxable(Legality &L, Operation *Op) {
   return isRelaxable(Op) && !L.isFrozen(Op->getBlock());
 }
 
-llvm::DenseMap<Operation *, waits::Counts> waits::plan(Legality &L,
-                                                      Operation *Fn) {
+llvm::DenseMap<Operation *, waits::Counts>
+waits::plan(Legality &L, Operation *Fn, const OpSet *Pinned) {
   InstInfoCache &C = L.cache();
   const RegUnitInfo &RU = C.units();
   Region &R = Fn->getRegion(0);
@@ -51,7 +52,7 @@ llvm::DenseMap<Operation *, waits::Counts> waits::plan(Legality &L,
     Queued.erase(B);
     PendingState St = In[B];
     for (Operation &Op : *B) {
-      if (isRelaxable(L, &Op))
+      if (isRelaxable(L, &Op) && !(Pinned && Pinned->contains(&Op)))
         continue;
       const InstInfo &I = C.get(&Op);
       if (I.Kind == OpKind::Waitcnt) {
@@ -63,8 +64,12 @@ llvm::DenseMap<Operation *, waits::Counts> waits::plan(Legality &L,
       SmallVector<const PendingOp *, 4> Ps;
       WaitcntAnalysis::touching(St, I, RU, Ps,
                                 !I.IsCall && C.unknownRegisters(&Op));
+      // What the original let this op touch in flight is tolerated by the
+      // legality check; waiting for it would add a wait the original lacks.
+      const auto *Unwaited = L.baselineUnwaitedAt(&Op);
       for (const PendingOp *P : Ps)
-        P->requiredCounts(N);
+        if (!Unwaited || !llvm::is_contained(*Unwaited, P->Op))
+          P->requiredCounts(N);
       if (I.Sync) {
         const auto *Orig = L.baselinePendingAt(&Op);
         for (const PendingOp &P : St.Ops)
@@ -124,10 +129,138 @@ void waits::mergeClose(llvm::DenseMap<Operation *, Counts> &Need,
   }
 }
 
-waits::Stats
-waits::materialize(Legality::Transaction &T, Legality &L, Operation *Fn,
-                   const llvm::DenseMap<Operation *, Counts> &Need,
-                   bool Verbose) {
+waits::BlockCounts waits::countRelaxable(Legality &L, Operation *Fn) {
+  BlockCounts N;
+  for (Block &B : Fn->getRegion(0))
+    for (Operation &Op : B)
+      if (isRelaxable(L, &Op))
+        ++N[&B];
+  return N;
+}
+
+void waits::fitBudget(llvm::DenseMap<Operation *, Counts> &Need, Operation *Fn,
+                      InstInfoCache &C, const BlockCounts &Budget,
+                      const OpSet &Pinned, SmallVectorImpl<Block *> &Over) {
+  unsigned Max[NumCounters];
+  maxCounts(Max);
+  llvm::DenseMap<Block *, unsigned> Count; // waits after merging
+  for (Block &B : Fn->getRegion(0)) {
+    // Position and counter increments before each op (prefix sums), calls.
+    SmallVector<Operation *> Planned;
+    SmallVector<unsigned> Pos;
+    SmallVector<std::array<unsigned, NumCounters + 1>> Pre; // + calls
+    std::array<unsigned, NumCounters + 1> Acc{};
+    unsigned Index = 0, Fixed = 0;
+    for (Operation &Op : B) {
+      if (Pinned.contains(&Op)) {
+        ++Fixed;
+        continue;
+      }
+      if (isRelaxable(&Op))
+        continue; // erased by materialize
+      if (Need.count(&Op)) {
+        Planned.push_back(&Op);
+        Pos.push_back(Index);
+        Pre.push_back(Acc);
+      }
+      const InstInfo &I = C.get(&Op);
+      for (unsigned K = 0; K < NumCounters; ++K)
+        if (I.Counters & (1u << K))
+          ++Acc[K];
+      if (I.IsCall)
+        ++Acc[NumCounters];
+      ++Index;
+    }
+    auto BIt = Budget.find(&B);
+    unsigned Allowed = BIt == Budget.end() ? 0 : BIt->second;
+    // Merge U = Planned[J] into P = Planned[J-1]: the new counts for P, or
+    // nothing when U needs an op issued after P.
+    auto merged = [&](unsigned J) -> std::optional<Counts> {
+      if (Pre[J][NumCounters] != Pre[J - 1][NumCounters])
+        return std::nullopt;
+      Counts M = Need[Planned[J - 1]];
+      const Counts &U = Need[Planned[J]];
+      for (unsigned K = 0; K < NumCounters; ++K) {
+        if (U[K] >= Max[K])
+          continue;
+        unsigned Issued = Pre[J][K] - Pre[J - 1][K];
+        if (U[K] < Issued)
+          return std::nullopt;
+        M[K] = std::min(M[K], U[K] - Issued);
+      }
+      return M;
+    };
+    while (Planned.size() + Fixed > Allowed) {
+      int Best = -1;
+      unsigned BestGap = ~0u;
+      for (unsigned J = 1; J < Planned.size(); ++J)
+        if (Pos[J] - Pos[J - 1] < BestGap && merged(J)) {
+          Best = int(J);
+          BestGap = Pos[J] - Pos[J - 1];
+        }
+      if (Best < 0)
+        break;
+      Need[Planned[Best - 1]] = *merged(unsigned(Best));
+      Need.erase(Planned[Best]);
+      Planned.erase(Planned.begin() + Best);
+      Pos.erase(Pos.begin() + Best);
+      Pre.erase(Pre.begin() + Best);
+    }
+    Count[&B] = Planned.size() + Fixed;
+  }
+  // A block entered only from its predecessor P runs at most once per run
+  // of P (and only one of P's successors does), so it may use the waits P
+  // saved: executed waits still do not grow on any path.
+  auto budgetOf = [&](Block *B) {
+    auto It = Budget.find(B);
+    return It == Budget.end() ? 0u : It->second;
+  };
+  Block *Entry = &Fn->getRegion(0).front();
+  for (Block &B : Fn->getRegion(0)) {
+    unsigned Allowed = budgetOf(&B);
+    if (Count[&B] <= Allowed)
+      continue;
+    Block *P = B.getSinglePredecessor();
+    if (P && P != &B && &B != Entry && Count[P] <= budgetOf(P) &&
+        Count[&B] <= Allowed + (budgetOf(P) - Count[P]))
+      continue;
+    Over.push_back(&B);
+  }
+}
+
+bool waits::planWithinBudget(Legality &L, Operation *Fn,
+                             const BlockCounts &Budget, unsigned MergeWithin,
+                             OpSet &Pinned,
+                             llvm::DenseMap<Operation *, Counts> &Need,
+                             SmallVectorImpl<Block *> &Over) {
+  while (true) {
+    Need = plan(L, Fn, &Pinned);
+    mergeClose(Need, Fn, L.cache(), MergeWithin);
+    Over.clear();
+    fitBudget(Need, Fn, L.cache(), Budget, Pinned, Over);
+    if (Over.empty())
+      return true;
+    bool Grew = false;
+    auto pin = [&](Block *B) {
+      for (Operation &Op : *B)
+        if (isRelaxable(L, &Op) && Pinned.insert(&Op).second)
+          Grew = true;
+    };
+    for (Block *B : Over)
+      pin(B);
+    if (!Grew)
+      for (Block *B : Over)
+        for (Block *P : B->getPredecessors())
+          pin(P);
+    if (!Grew)
+      return false;
+  }
+}
+
+waits::Stats waits::materialize(Legality::Transaction &T, Legality &L,
+                                Operation *Fn,
+                                const llvm::DenseMap<Operation *, Counts> &Need,
+                                bool Verbose, const OpSet *Pinned) {
   InstInfoCache &C = L.cache();
   Stats S;
   OpBuilder Bld(Fn->getContext());
@@ -137,13 +270,21 @@ waits::materialize(Legality::Transaction &T, Legality &L, Operation *Fn,
       Relaxable.push_back(Op);
   });
   S.Before = Relaxable.size();
-  llvm::DenseSet<Operation *> Keep;
+  // Reused: a relaxable wait right before an op that needs exactly its
+  // counts stands for the planned one.
+  llvm::DenseSet<Operation *> Keep, Reused;
+  if (Pinned)
+    for (Operation *W : Relaxable)
+      if (Pinned->contains(W))
+        Keep.insert(W);
   for (auto &KV : Need) {
     Operation *Prev = KV.first->getPrevNode();
     if (Prev && isRelaxable(L, Prev) && !Keep.contains(Prev)) {
       const InstInfo &PI = C.get(Prev);
-      if (std::equal(PI.Wait, PI.Wait + NumCounters, KV.second.begin()))
+      if (std::equal(PI.Wait, PI.Wait + NumCounters, KV.second.begin())) {
         Keep.insert(Prev);
+        Reused.insert(Prev);
+      }
     }
   }
   for (Operation *W : Relaxable)
@@ -156,7 +297,7 @@ waits::materialize(Legality::Transaction &T, Legality &L, Operation *Fn,
       if (It == Need.end())
         continue;
       Operation *Prev = Op.getPrevNode();
-      if (Prev && Keep.contains(Prev))
+      if (Prev && Reused.contains(Prev))
         continue;
       T.insertBefore(rewrite::makeWaitcnt(Bld, It->second.data()), &Op);
       ++S.Inserted;

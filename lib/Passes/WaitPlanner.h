@@ -21,13 +21,20 @@ bool isRelaxable(mlir::Operation *Op);
 /// ... and outside blocks whose layout is frozen.
 bool isRelaxable(Legality &L, mlir::Operation *Op);
 
+using OpSet = llvm::DenseSet<mlir::Operation *>;
+using BlockCounts = llvm::DenseMap<mlir::Block *, unsigned>;
+
 /// For each op of Fn's current IR, the loosest counts that must be waited
 /// for right before it: the memory ops in flight whose results it reads or
 /// overwrites, and at fences (sync ops) every op the baseline of L had
-/// completed there. Relaxable waits are ignored (they are to be replaced);
-/// other waits count as written.
-llvm::DenseMap<mlir::Operation *, Counts> plan(Legality &L,
-                                               mlir::Operation *Fn);
+/// completed there. Relaxable waits are ignored (they are to be replaced)
+/// unless Pinned holds them; other waits count as written.
+llvm::DenseMap<mlir::Operation *, Counts> plan(Legality &L, mlir::Operation *Fn,
+                                               const OpSet *Pinned = nullptr);
+
+/// Relaxable waits per block of Fn's current IR: the budget of
+/// planWithinBudget.
+BlockCounts countRelaxable(Legality &L, mlir::Operation *Fn);
 
 struct Stats {
   unsigned Before = 0, Kept = 0, Inserted = 0;
@@ -41,12 +48,36 @@ struct Stats {
 void mergeClose(llvm::DenseMap<mlir::Operation *, Counts> &Need,
                 mlir::Operation *Fn, InstInfoCache &C, unsigned Within);
 
-/// Stages the plan in T: relaxable waits still in Fn are erased unless one
-/// sits right before an op that needs exactly its counts; planned waits
-/// are inserted right before their ops.
+/// Merges the planned waits of each block until the block holds no more
+/// waits (planned plus Pinned) than Budget gives it, so that no path
+/// executes more s_waitcnt than before. A wait planned before op U moves
+/// into the previous planned wait P of the block with its counts lowered
+/// by the memory ops issued from P up to U (waiting for counter <= c - n
+/// at P keeps counter <= c at U); pairs closest together merge first.
+/// Impossible when U waits for fewer than the ops issued since P, or a call
+/// lies between. A block whose only predecessor P stays within its budget
+/// may also use the waits P saved (it runs at most once per run of P).
+/// Blocks still over their budget are appended to Over.
+void fitBudget(llvm::DenseMap<mlir::Operation *, Counts> &Need,
+               mlir::Operation *Fn, InstInfoCache &C, const BlockCounts &Budget,
+               const OpSet &Pinned, llvm::SmallVectorImpl<mlir::Block *> &Over);
+
+/// plan + mergeClose + fitBudget; the relaxable waits of blocks that stay
+/// over budget (then of their predecessors, whose relaxed waits leave more
+/// in flight) are added to Pinned and the plan made again. False when
+/// nothing is left to pin (Over then holds the blocks over budget).
+bool planWithinBudget(Legality &L, mlir::Operation *Fn,
+                      const BlockCounts &Budget, unsigned MergeWithin,
+                      OpSet &Pinned,
+                      llvm::DenseMap<mlir::Operation *, Counts> &Need,
+                      llvm::SmallVectorImpl<mlir::Block *> &Over);
+
+/// Stages the plan in T: relaxable waits still in Fn are erased unless
+/// Pinned holds them or one sits right before an op that needs exactly its
+/// counts; planned waits are inserted right before their ops.
 Stats materialize(Legality::Transaction &T, Legality &L, mlir::Operation *Fn,
                   const llvm::DenseMap<mlir::Operation *, Counts> &Need,
-                  bool Verbose);
+                  bool Verbose, const OpSet *Pinned = nullptr);
 
 } // namespace asmevo::waits
 

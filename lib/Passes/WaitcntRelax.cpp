@@ -26,10 +26,34 @@ struct WaitcntRelaxPass
     rewrite::editableFunctions(getOperation(), Fns);
     for (Operation *Fn : Fns) {
       Legality L(Fn);
-      auto Need = waits::plan(L, Fn);
-      waits::mergeClose(Need, Fn, L.cache(), mergeWithin);
+      llvm::DenseMap<Operation *, waits::Counts> Need;
+      waits::OpSet Pinned;
+      if (allowMoreWaits) {
+        Need = waits::plan(L, Fn);
+        waits::mergeClose(Need, Fn, L.cache(), mergeWithin);
+      } else {
+        // No block may hold more waits than it had: a path then never
+        // executes more s_waitcnt than before.
+        SmallVector<Block *> Over;
+        if (!waits::planWithinBudget(L, Fn, waits::countRelaxable(L, Fn),
+                                     mergeWithin, Pinned, Need, Over)) {
+          ++S.Refused;
+          if (verbose)
+            llvm::errs() << "amdgcn-waitcnt-relax: "
+                         << rewrite::functionName(Fn)
+                         << " left unchanged: " << Over.size()
+                         << " block(s) would need more waits than before\n";
+          if (verbose)
+            for (Block *B : Over)
+              for (Operation &Op : *B)
+                if (Need.count(&Op))
+                  llvm::errs()
+                      << "  needs a wait: " << L.cache().describe(&Op) << "\n";
+          continue;
+        }
+      }
       Legality::Transaction T(L);
-      waits::Stats St = waits::materialize(T, L, Fn, Need, verbose);
+      waits::Stats St = waits::materialize(T, L, Fn, Need, verbose, &Pinned);
       if (T.empty())
         continue;
       unsigned Nops = T.insertNopsForHazards();
@@ -44,6 +68,8 @@ struct WaitcntRelaxPass
       S.add("waits before", St.Before);
       S.add("after", St.Kept + St.Inserted);
       S.add("moved or loosened", St.Before - St.Kept);
+      if (!Pinned.empty())
+        S.add("kept in place to stay within the count", Pinned.size());
       S.add("nop wait states added", Nops);
     }
     if (summary)

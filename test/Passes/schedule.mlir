@@ -66,6 +66,28 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
     amdgcn.inst [0x28] global_store_dword "v[8:9], v10, off"
     amdgcn.s_endpgm [0x30]
   }
+
+  // CHECK-LABEL: amdgcn.kernel @nops_cost_more
+  amdgcn.kernel @nops_cost_more attributes {descriptor = {}} {
+    // Issuing the load right after v_readfirstlane saves 5 modelled cycles
+    // but needs 5 wait states before it (valu-sgpr-vmem) that the moves
+    // provide now: not better, the block keeps its order and no s_nop.
+    // CHECK: v_readfirstlane_b32 "s4, v1"
+    // CHECK-NEXT: v_mov_b32_e32 "v10, 0"
+    // CHECK-NOT: s_nop
+    // CHECK: global_load_dword "v0, v2, s[4:5]"
+    amdgcn.inst [0x0] v_readfirstlane_b32 "s4, v1"
+    amdgcn.inst [0x4] v_mov_b32_e32 "v10, 0"
+    amdgcn.inst [0x8] v_mov_b32_e32 "v11, 0"
+    amdgcn.inst [0xc] v_mov_b32_e32 "v12, 0"
+    amdgcn.inst [0x10] v_mov_b32_e32 "v13, 0"
+    amdgcn.inst [0x14] v_mov_b32_e32 "v14, 0"
+    amdgcn.inst [0x18] global_load_dword "v0, v2, s[4:5]"
+    amdgcn.s_waitcnt [0x20] vmcnt(0)
+    amdgcn.inst [0x24] v_add_u32_e32 "v3, v0, v0"
+    amdgcn.inst [0x28] global_store_dword "v[8:9], v3, off"
+    amdgcn.s_endpgm [0x30]
+  }
 }
 
 // SUMMARY: amdgcn-schedule: 1 function(s) changed, blocks rescheduled 1

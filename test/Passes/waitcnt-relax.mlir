@@ -1,8 +1,10 @@
 // amdgcn-waitcnt-relax: loosest counts, placed right before the first op
 // that needs them; fences keep what the original completed.
-// RUN: asmevo-opt %s --pipeline='amdgcn-waitcnt-relax{summary=1 merge-within=0}' -o - 2>%t.err | FileCheck %s
+// One wait per use, as many as that takes:
+// RUN: asmevo-opt %s --pipeline='amdgcn-waitcnt-relax{summary=1 merge-within=0 allow-more-waits=1}' -o - 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=SUMMARY < %t.err
-// By default waits planned for ops close together merge into the first:
+// By default waits planned for ops close together merge into the first, and
+// no block holds more waits than it had:
 // RUN: asmevo-opt %s --pipeline='amdgcn-waitcnt-relax' -o - | FileCheck %s --check-prefix=MERGE
 
 amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
@@ -120,6 +122,11 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
     // CHECK: ^bb2:
     // CHECK-NOT: s_waitcnt
     // CHECK: amdgcn.s_endpgm
+    // ^bb1 runs at most once per run of ^bb0, its only predecessor, so it
+    // may take the wait ^bb0 no longer needs:
+    // MERGE-LABEL: amdgcn.kernel @across_blocks
+    // MERGE: ^bb1:
+    // MERGE-NEXT: amdgcn.s_waitcnt vmcnt(0)
     amdgcn.inst [0x0] global_load_dword "v0, v[4:5], off"
     amdgcn.s_waitcnt [0x4] vmcnt(0)
     amdgcn.cbranch [0x8] s_cbranch_scc1 ^bb2, ^bb1
@@ -129,6 +136,52 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
     amdgcn.fallthrough ^bb2
   ^bb2:
     amdgcn.s_endpgm [0x18]
+  }
+
+  // MERGE-LABEL: amdgcn.kernel @within_the_count
+  amdgcn.kernel @within_the_count attributes {descriptor = {}} {
+    // One wait per use would be vmcnt(3) before each v_add (two waits where
+    // the original had one). The second merges into the first with its
+    // count lowered by the load issued in between: vmcnt(3) - 1.
+    // MERGE: global_load_dword "v3, v[4:5], off offset:12"
+    // MERGE-NEXT: amdgcn.s_waitcnt vmcnt(2)
+    // MERGE-NEXT: v_add_u32_e32 "v10, v0, v0"
+    // MERGE-NOT: s_waitcnt
+    // MERGE: amdgcn.s_endpgm
+    amdgcn.inst [0x0] global_load_dword "v0, v[4:5], off"
+    amdgcn.inst [0x8] global_load_dword "v1, v[4:5], off offset:4"
+    amdgcn.inst [0x10] global_load_dword "v2, v[4:5], off offset:8"
+    amdgcn.inst [0x18] global_load_dword "v3, v[4:5], off offset:12"
+    amdgcn.s_waitcnt [0x20] vmcnt(0)
+    amdgcn.inst [0x24] v_add_u32_e32 "v10, v0, v0"
+    amdgcn.inst [0x28] global_load_dword "v6, v[4:5], off offset:16"
+    amdgcn.inst [0x30] v_mov_b32_e32 "v20, 0"
+    amdgcn.inst [0x34] v_mov_b32_e32 "v21, 0"
+    amdgcn.inst [0x38] v_mov_b32_e32 "v22, 0"
+    amdgcn.inst [0x3c] v_add_u32_e32 "v11, v1, v1"
+    amdgcn.inst [0x40] v_add_u32_e32 "v12, v20, v20"
+    amdgcn.s_endpgm [0x44]
+  }
+
+  // MERGE-LABEL: amdgcn.kernel @into_a_loop
+  amdgcn.kernel @into_a_loop attributes {descriptor = {}} {
+    // The use is in a loop: a wait there would run on every iteration
+    // where the original waited once, so the original wait stays.
+    // MERGE: global_load_dword "v0, v[4:5], off"
+    // MERGE-NEXT: amdgcn.s_waitcnt [0x8] vmcnt(0)
+    // MERGE: ^bb1:
+    // MERGE-NOT: s_waitcnt
+    // MERGE: amdgcn.cbranch
+    amdgcn.inst [0x0] global_load_dword "v0, v[4:5], off"
+    amdgcn.s_waitcnt [0x8] vmcnt(0)
+    amdgcn.inst [0xc] v_mov_b32_e32 "v1, 0"
+    amdgcn.fallthrough ^bb1
+  ^bb1:
+    amdgcn.inst [0x10] v_add_u32_e32 "v1, v0, v1"
+    amdgcn.inst [0x14] s_sub_u32 "s0, s0, 1"
+    amdgcn.cbranch [0x18] s_cbranch_scc1 ^bb1, ^bb2
+  ^bb2:
+    amdgcn.s_endpgm [0x1c]
   }
 
   // CHECK-LABEL: amdgcn.func @device_function
@@ -143,4 +196,4 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
   }
 }
 
-// SUMMARY: amdgcn-waitcnt-relax: 5 function(s) changed
+// SUMMARY: amdgcn-waitcnt-relax: 7 function(s) changed

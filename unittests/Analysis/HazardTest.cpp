@@ -259,6 +259,27 @@ TEST(Hazard, NoFalsePositives) {
   EXPECT_TRUE(pairsOf(*F, 0x14, Cache).empty());
 }
 
+TEST(Hazard, MixOpsDoNotForwardByDefault) {
+  // op_sel_hi defaults to 0 on v_fma_mix* (not packed in LLVM) and the
+  // printer omits it: LLVM-compiled rocRAND reads the result right away.
+  auto F = parseFunction(R"(
+    amdgcn.inst [0x0] v_fma_mixlo_f16 "v15, v15, s25, s25"
+    amdgcn.inst [0x8] v_cvt_f32_f16_e32 "v24, v15"
+    amdgcn.inst [0xc] v_fma_mixlo_f16 "v15, v15, s25, s25 op_sel_hi:[1,0,0]"
+    amdgcn.inst [0x14] v_cvt_f32_f16_e32 "v24, v15"
+    amdgcn.inst [0x18] v_pk_add_f16 "v3, v1, v2"
+    amdgcn.inst [0x1c] v_cvt_f32_f16_e32 "v4, v3"
+    amdgcn.s_endpgm)");
+  InstInfoCache Cache(*cantFail(amdgcn::getTargetInfoFor(F->Fn)));
+  EXPECT_TRUE(pairsOf(*F, 0x8, Cache).empty());
+  // The DST_OP_SEL bit set explicitly, and packed ops by default.
+  for (int64_t Consumer : {0x14, 0x1c}) {
+    auto Pairs = pairsOf(*F, Consumer, Cache);
+    ASSERT_EQ(Pairs.size(), 1u) << Consumer;
+    EXPECT_EQ(llvm::StringRef(Pairs[0].Rule->Id), "dst-sel-forward");
+  }
+}
+
 TEST(Hazard, Gfx9GenericHasNoCdna3Rows) {
   auto F = parseFunction(R"(
     amdgcn.inst [0x0] v_readfirstlane_b32 "s4, v1"

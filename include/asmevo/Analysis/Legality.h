@@ -180,6 +180,10 @@ public:
   /// (null entries: unknown ops); null when Op is not a sync op.
   const llvm::SmallVectorImpl<mlir::Operation *> *
   baselinePendingAt(mlir::Operation *SyncOp) const;
+  /// The memory ops the baseline let Op touch while they may still be in
+  /// flight (violations the input had, tolerated); null when none.
+  const llvm::SmallVectorImpl<mlir::Operation *> *
+  baselineUnwaitedAt(mlir::Operation *Op) const;
 
 private:
   void rebuildBaseline();

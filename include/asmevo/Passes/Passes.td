@@ -55,11 +55,18 @@ def WaitcntRelax : AMDGCNPass<"amdgcn-waitcnt-relax"> {
     unchanged. Waits planned for ops with fewer than `merge-within` ops
     between them and no memory op among those are merged into the first (fewer s_waitcnt
     instructions for slightly earlier waiting; 0 keeps every wait at its
-    first use).
+    first use). No block ends up with more waits than it had (so no path
+    executes more): planned waits of a block merge into earlier ones, with
+    counts lowered by the memory ops issued in between, closest first; a
+    block that still has too many keeps its original waits (then its
+    predecessors do), and a function where even that does not fit is left
+    unchanged. `allow-more-waits=1` drops that limit.
   }];
   let options = [
     Option<"mergeWithin", "merge-within", "unsigned", "2",
            "merge waits planned for ops fewer than this many ops apart">,
+    Option<"allowMoreWaits", "allow-more-waits", "bool", "false",
+           "let a block hold more waits than it had (one per use)">,
     Option<"summary", "summary", "bool", "false",
            "print what the pass did to stderr">,
     Option<"verbose", "verbose", "bool", "false",
@@ -164,7 +171,11 @@ def Schedule : AMDGCNPass<"amdgcn-schedule"> {
     of the subtarget (MCSchedModel: VMEM 80, LDS/SMEM 5, MFMA by passes,
     VALU 1..4). `s_nop`s are dropped and re-inserted where the new order
     needs wait states. A block is rewritten only when the model predicts
-    fewer cycles, and only through the legality checks.
+    fewer cycles counting the wait states of its s_nops (an order that
+    saves 5 cycles but needs 5 more wait states is not better), and only
+    when the waits planned again fit in the block's original number of
+    waits (see amdgcn-waitcnt-relax); other blocks keep their order. All
+    through the legality checks.
   }];
   let options = [
     Option<"summary", "summary", "bool", "false",
