@@ -1069,6 +1069,9 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
       runInterleaved(Live, C);
     }
   };
+  if (GShadow) // concurrent only with a pool (timed CUs run after it)
+    setGlobalShadowConcurrent(*GShadow,
+                              Threads > 1 && !(O.interleaved() && !Timed));
   if (O.interleaved() && !Timed) {
     InterleavedWorker();
   } else if (Threads == 1) {

@@ -41,7 +41,10 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <new>
 #include <unordered_map>
+
+#include <sys/mman.h>
 
 using namespace llvm;
 
@@ -115,6 +118,49 @@ uint64_t mergeReader(uint64_t R, const Accessor &A, unsigned Mask) {
 
 } // namespace
 
+/// Memory for shadow pages: chunks mapped fresh (zero-filled by the kernel)
+/// at 2 MiB alignment and advised as transparent huge pages. A streamed
+/// 12 MiB array has 48 MiB of tags; with 64 KiB pages from operator new,
+/// zeroing them and the 4 KiB page faults took a third of a memory-bound
+/// run. Freed all at once with the dispatch's shadow.
+class PageArena {
+  static constexpr size_t Huge = size_t(2) << 20, Chunk = size_t(16) << 20;
+  std::mutex M;
+  std::vector<std::pair<void *, size_t>> Maps;
+  uint8_t *Next = nullptr, *End = nullptr;
+
+public:
+  PageArena() = default;
+  PageArena(const PageArena &) = delete;
+  PageArena &operator=(const PageArena &) = delete;
+  ~PageArena() {
+    for (auto &[P, N] : Maps)
+      munmap(P, N);
+  }
+  /// N zero bytes, 64-byte aligned (N a multiple of 64).
+  void *alloc(size_t N) {
+    std::lock_guard<std::mutex> L(M);
+    if (size_t(End - Next) < N) {
+      size_t Len = std::max(Chunk, (N + Huge - 1) / Huge * Huge) + Huge;
+      void *P = mmap(nullptr, Len, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (P == MAP_FAILED)
+        throw std::bad_alloc();
+      Maps.push_back({P, Len});
+      uintptr_t A = (uintptr_t(P) + Huge - 1) & ~(uintptr_t(Huge) - 1);
+#ifdef MADV_HUGEPAGE
+      madvise(reinterpret_cast<void *>(A), Len - (A - uintptr_t(P)),
+              MADV_HUGEPAGE);
+#endif
+      Next = reinterpret_cast<uint8_t *>(A);
+      End = static_cast<uint8_t *>(P) + Len;
+    }
+    void *R = Next;
+    Next += N;
+    return R;
+  }
+};
+
 /// Tags of one writable region: pages of dwords allocated on first touch.
 struct RegionShadow {
   static constexpr unsigned PageDwords = 4096;
@@ -125,7 +171,8 @@ struct RegionShadow {
   uint64_t Base = 0; // dword-aligned
   size_t NumPages = 0;
   std::unique_ptr<std::atomic<Page *>[]> Pages;
-  RegionShadow(const Region &Rg) {
+  PageArena &Arena;
+  RegionShadow(const Region &Rg, PageArena &Arena) : Arena(Arena) {
     Base = Rg.Base & ~3ull;
     uint64_t Dwords = (Rg.Base + Rg.Size - Base + 3) / 4;
     NumPages = (Dwords + PageDwords - 1) / PageDwords;
@@ -133,22 +180,15 @@ struct RegionShadow {
     for (size_t K = 0; K < NumPages; ++K)
       Pages[K].store(nullptr, std::memory_order_relaxed);
   }
-  ~RegionShadow() {
-    for (size_t K = 0; K < NumPages; ++K)
-      delete Pages[K].load(std::memory_order_relaxed);
-  }
   Page *page(size_t P) {
     Page *Pg = Pages[P].load(std::memory_order_acquire);
     if (Pg)
       return Pg;
-    Page *New = new Page();
-    for (unsigned K = 0; K < PageDwords; ++K) {
-      New->W[K].store(0, std::memory_order_relaxed);
-      New->R[K].store(0, std::memory_order_relaxed);
-    }
+    // Zero bytes are zero tags; a page lost to a concurrent first touch
+    // stays in the arena.
+    Page *New = new (Arena.alloc(sizeof(Page))) Page;
     if (Pages[P].compare_exchange_strong(Pg, New, std::memory_order_acq_rel))
       return New;
-    delete New;
     return Pg;
   }
   std::atomic<uint64_t> &wtag(uint64_t Dw) {
@@ -161,16 +201,26 @@ struct RegionShadow {
 
 struct GlobalShadow {
   std::array<uint32_t, 3> Grid{1, 1, 1};
+  // Workgroups run on several host threads: tags are published with
+  // sequentially consistent stores and read-modify-writes so that of two
+  // conflicting accesses on different threads the second always sees the
+  // first (store-buffering). On one thread plain loads and stores do.
+  bool Concurrent = true;
   std::mutex M;
+  PageArena Arena; // outlives Map's pages
   std::unordered_map<const Region *, std::unique_ptr<RegionShadow>> Map;
   RegionShadow *get(const Region &R) {
     std::lock_guard<std::mutex> L(M);
     auto &P = Map[&R];
     if (!P)
-      P = std::make_unique<RegionShadow>(R);
+      P = std::make_unique<RegionShadow>(R, Arena);
     return P.get();
   }
 };
+
+void setGlobalShadowConcurrent(GlobalShadow &S, bool Concurrent) {
+  S.Concurrent = Concurrent;
+}
 
 std::shared_ptr<GlobalShadow> makeGlobalShadow(std::array<uint32_t, 3> Grid) {
   auto S = std::make_shared<GlobalShadow>();
@@ -237,7 +287,8 @@ std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
     uint64_t R = RT.load(std::memory_order_relaxed);
     uint64_t NR = mergeReader(R, A, Mask);
     if (NR != R) // the store orders with a writer's load of RT (Dekker)
-      RT.store(NR, std::memory_order_seq_cst);
+      RT.store(NR, S.Concurrent ? std::memory_order_seq_cst
+                                : std::memory_order_relaxed);
     uint64_t T = WT.load(std::memory_order_seq_cst);
     if (!T || !(tagMask(T) & Mask))
       return "";
@@ -286,7 +337,10 @@ std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
     if (!T || (T & FAtomic)) {
       if (T & FAtomic)
         New |= T & (MaskBits | FDirty);
-      WT.compare_exchange_strong(T, New, std::memory_order_seq_cst);
+      if (S.Concurrent)
+        WT.compare_exchange_strong(T, New, std::memory_order_seq_cst);
+      else
+        WT.store(New, std::memory_order_relaxed);
     }
     return "";
   }
@@ -298,8 +352,10 @@ std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
   // writer's bytes are kept too, so a mixed dword stays conservative.
   if (T)
     New |= T & MaskBits;
-  if (T != New)
+  if (T != New && S.Concurrent)
     T = WT.exchange(New, std::memory_order_seq_cst);
+  else if (T != New) // one thread: nobody wrote since the load
+    WT.store(New, std::memory_order_relaxed);
   if (T && (tagMask(T) & Mask)) {
     if ((T & FDirty) && !(Scalar && ownScalar(T)))
       return formatv("stores to bytes that a scalar store of workgroup {0} "
@@ -340,6 +396,12 @@ void checkGlobalShadow(Wave &W, const Inst &I) {
     if (!RS)
       continue;
     uint64_t End = X.Addr + X.Len;
+    if (X.Len >= 64) // a wave's range: fetch its tag lines in parallel
+      for (uint64_t B = X.Addr & ~31ull; B < End; B += 32) {
+        uint64_t Dw = (B < RS->Base ? 0 : B - RS->Base) / 4;
+        __builtin_prefetch(&RS->wtag(Dw), 1);
+        __builtin_prefetch(&RS->rtag(Dw), 1);
+      }
     for (uint64_t B = X.Addr & ~3ull; B < End; B += 4) {
       uint64_t Lo = std::max(B, X.Addr), Hi = std::min(B + 4, End);
       unsigned Mask = ((1u << (Hi - Lo)) - 1) << (Lo - B);

@@ -525,6 +525,9 @@ void trackGlobalAccesses(Wave &W, const Inst &I);
 // workgroup in the same barrier interval, and the scalar cache's
 // incoherence; records the accesses.
 std::shared_ptr<GlobalShadow> makeGlobalShadow(std::array<uint32_t, 3> Grid);
+// False when the dispatch's workgroups all run on one host thread: the
+// shadow's tags then need no cross-thread ordering (GlobalRace.cpp).
+void setGlobalShadowConcurrent(GlobalShadow &S, bool Concurrent);
 void checkGlobalShadow(Wave &W, const Inst &I);
 // s_dcache_wb covered ranges written back (s_waitcnt lgkmcnt(0)); at
 // s_endpgm, a scalar store never written back fails the wave.
