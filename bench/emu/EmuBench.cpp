@@ -3,7 +3,8 @@
 //
 // Two in-tree gfx942 kernels: `collatz` (compute bound: a data-dependent
 // integer loop per lane) and `vadd_i32_gridstride` (memory bound: two loads
-// and a store per element). Each runs single-threaded and on all cores.
+// and a store per element; also without the dispatch-wide race shadow). Each
+// runs single-threaded and on all cores.
 // Counters: `wave_instr/s` per wall-clock second, `wave_instr/cpu_s` per
 // second of process CPU time (all threads; the per-core rate, meaningful on
 // a shared machine where wall time includes waiting for a CPU).
@@ -75,13 +76,15 @@ double processCpuSeconds() {
   return double(T.tv_sec) + double(T.tv_nsec) * 1e-9;
 }
 
-void run(benchmark::State &St, Setup &S, unsigned Threads) {
+void run(benchmark::State &St, Setup &S, unsigned Threads,
+         bool GlobalRaces = true) {
   if (!S.Ok) {
     St.SkipWithError("test kernel not found (build asmevo-test-kernels)");
     return;
   }
   RunOptions O;
   O.Threads = Threads;
+  O.GlobalRaceCheck = GlobalRaces;
   uint64_t Instr = 0;
   double Cpu = 0;
   for (auto _ : St) {
@@ -138,6 +141,15 @@ void BM_ComputeBound_1Thread(benchmark::State &St) { run(St, collatz(), 1); }
 void BM_ComputeBound_AllCores(benchmark::State &St) { run(St, collatz(), 0); }
 void BM_MemoryBound_1Thread(benchmark::State &St) { run(St, vadd(), 1); }
 void BM_MemoryBound_AllCores(benchmark::State &St) { run(St, vadd(), 0); }
+// The same run without the dispatch-wide race shadow (RunOptions::
+// GlobalRaceCheck, on by default): its tags are four times the bytes the
+// kernel streams, so this pair shows what the check costs.
+void BM_MemoryBound_NoGlobalRaces_1Thread(benchmark::State &St) {
+  run(St, vadd(), 1, false);
+}
+void BM_MemoryBound_NoGlobalRaces_AllCores(benchmark::State &St) {
+  run(St, vadd(), 0, false);
+}
 
 } // namespace
 
@@ -145,4 +157,10 @@ BENCHMARK(BM_ComputeBound_1Thread)->Unit(benchmark::kMillisecond)->UseRealTime()
 BENCHMARK(BM_ComputeBound_AllCores)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MemoryBound_1Thread)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MemoryBound_AllCores)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MemoryBound_NoGlobalRaces_1Thread)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_MemoryBound_NoGlobalRaces_AllCores)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK_MAIN();
