@@ -3,6 +3,7 @@
 #include "asmevo/Analysis/Legality.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -43,6 +44,34 @@ static InstInfoCache *makeCache(Operation *Fn,
                        toString(TIOrErr.takeError()));
   Owned = std::make_unique<InstInfoCache>(**TIOrErr);
   return Owned.get();
+}
+
+PcrelReferences::PcrelReferences(Operation *Op) {
+  Operation *CO = Op;
+  while (CO && !isa<amdgcn::CodeObjectOp>(CO))
+    CO = CO->getParentOp();
+  if (!CO)
+    CO = Op;
+  for (Region &R : CO->getRegions())
+    for (Block &B : R)
+      for (Operation &F : B)
+        F.walk([&](amdgcn::InstOp I) {
+          if (I.getPcrelPart() == amdgcn::InstOp::NoPcRel)
+            return;
+          auto &L = By[I.getPcrelTarget()];
+          if (!llvm::is_contained(L, &F))
+            L.push_back(&F);
+        });
+}
+
+Operation *PcrelReferences::otherThan(int64_t Id, Operation *Fn) const {
+  auto It = By.find(Id);
+  if (It == By.end())
+    return nullptr;
+  for (Operation *F : It->second)
+    if (F != Fn)
+      return F;
+  return nullptr;
 }
 
 Legality::Legality(Operation *Fn) : Fn(Fn) {
@@ -494,21 +523,50 @@ Verdict Legality::checkStructure(Transaction &T) {
                                  Cache->describe(&Op));
     }
   }
-  // A PC-relative literal of this function (a jump table, a long branch)
-  // names its target by the id of the instruction there, and emission lands
-  // it on that instruction or on new ops put right before it. So a block
-  // whose first instruction is such a target keeps it first, after new ops
-  // only. (A function's own start is its entry, which emission maps.)
+  // A PC-relative literal (a jump table, a long branch, another function's
+  // address computation) names its target by the id of the instruction
+  // there, and emission lands it on that instruction or on new ops put
+  // right before it. So a block whose first instruction is such a target
+  // keeps it first, after new ops only, and a block entered in the middle
+  // by another function's reference is not edited at all (the dependence
+  // and wait checks see only this function's entries). (A function's own
+  // start is its entry, which emission maps.)
   int64_t FnStart = -1;
   if (auto A = Fn->getAttrOfType<IntegerAttr>("addr"))
     FnStart = A.getInt();
+  if (!Refs) {
+    OwnedRefs = std::make_unique<PcrelReferences>(Fn);
+    Refs = OwnedRefs.get();
+  }
+  auto fnName = [](Operation *F) {
+    if (auto S = dyn_cast<SymbolOpInterface>(F))
+      return "@" + S.getName().str();
+    return std::string("another function");
+  };
   for (Block *B : T.Touched) {
     auto It = BaseOrder.find(B);
     if (It == BaseOrder.end() || It->second.empty())
       continue;
+    for (Operation *X : llvm::drop_begin(It->second)) {
+      int64_t Id = getInstId(X);
+      if (Id < 0 || Id == FnStart)
+        continue;
+      if (Operation *Other = Refs->otherThan(Id, Fn))
+        return Verdict::fail(
+            Verdict::Kind::Structure,
+            Cache->describe(X) +
+                " is the target of a PC-relative reference "
+                "from " +
+                fnName(Other) +
+                ": its block is entered in the middle there and is not "
+                "edited");
+    }
     Operation *First = It->second.front();
     int64_t Id = getInstId(First);
-    if (Id < 0 || Id == FnStart || !PcrelTargets.contains(Id))
+    if (Id < 0 || Id == FnStart)
+      continue;
+    Operation *Other = Refs->otherThan(Id, Fn);
+    if (!Other && !PcrelTargets.contains(Id))
       continue;
     bool Kept = First->getBlock() == B;
     for (Operation &Op : *B) {
@@ -520,8 +578,11 @@ Verdict Legality::checkStructure(Transaction &T) {
       return Verdict::fail(
           Verdict::Kind::Structure,
           Cache->describe(First) +
-              " is the target of a PC-relative reference (jump table or "
-              "long branch): it must stay first in its block");
+              (Other ? " is the target of a PC-relative reference from " +
+                           fnName(Other)
+                     : std::string(" is the target of a PC-relative "
+                                   "reference (jump table or long branch)")) +
+              ": it must stay first in its block");
   }
   return Verdict::ok();
 }

@@ -329,11 +329,14 @@ struct ApplyEditsPass : public asmevo::impl::ApplyEditsBase<ApplyEditsPass> {
           ById[Id] = Op;
       });
 
+    PcrelReferences Refs(getOperation());
     std::map<Operation *, std::unique_ptr<Legality>> Legal;
     auto legalityFor = [&](Operation *Fn) -> Legality & {
       auto &L = Legal[Fn];
-      if (!L)
+      if (!L) {
         L = std::make_unique<Legality>(Fn);
+        L->setPcrelReferences(Refs);
+      }
       return *L;
     };
 

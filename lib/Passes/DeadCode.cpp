@@ -47,8 +47,10 @@ struct DeadCodePass : public asmevo::impl::DeadCodeBase<DeadCodePass> {
     S.Pass = "amdgcn-dce";
     SmallVector<Operation *> Fns;
     rewrite::editableFunctions(getOperation(), Fns);
+    PcrelReferences Refs(getOperation()); // once for all functions
     for (Operation *Fn : Fns) {
       Legality L(Fn);
+      L.setPcrelReferences(Refs);
       InstInfoCache &C = L.cache();
       const RegUnitInfo &RU = C.units();
       long Erased = 0;

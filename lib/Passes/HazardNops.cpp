@@ -23,8 +23,10 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
     S.Pass = "amdgcn-hazard";
     SmallVector<Operation *> Fns;
     rewrite::editableFunctions(getOperation(), Fns);
+    PcrelReferences Refs(getOperation()); // once for all functions
     for (Operation *Fn : Fns) {
       Legality L(Fn);
+      L.setPcrelReferences(Refs);
       HazardChecker HC(L.cache());
       Legality::Transaction T(L);
       OpBuilder B(Fn->getContext());

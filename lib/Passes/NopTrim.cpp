@@ -28,8 +28,10 @@ struct NopTrimPass : public asmevo::impl::NopTrimBase<NopTrimPass> {
     S.Pass = "amdgcn-nop-trim";
     SmallVector<Operation *> Fns;
     rewrite::editableFunctions(getOperation(), Fns);
+    PcrelReferences Refs(getOperation()); // once for all functions
     for (Operation *Fn : Fns) {
       Legality L(Fn);
+      L.setPcrelReferences(Refs);
       OpBuilder B(Fn->getContext());
       SmallVector<NopOp> Nops;
       Block *Entry = &Fn->getRegion(0).front();

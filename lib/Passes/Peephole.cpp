@@ -76,8 +76,10 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
     S.Pass = "amdgcn-peephole";
     SmallVector<Operation *> Fns;
     rewrite::editableFunctions(getOperation(), Fns);
+    PcrelReferences Refs(getOperation()); // once for all functions
     for (Operation *Fn : Fns) {
       Legality L(Fn);
+      L.setPcrelReferences(Refs);
       long Fused = 0, Deleted = 0;
       bool Changed = true;
       for (unsigned Round = 0; Changed && Round < 8; ++Round) {

@@ -58,12 +58,17 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
     S.Pass = "amdgcn-regcompact";
     SmallVector<Operation *> Fns;
     rewrite::editableFunctions(getOperation(), Fns);
+    PcrelReferences R(getOperation()); // once for all kernels
+    Refs = &R;
     for (Operation *Fn : Fns)
       if (auto K = dyn_cast<KernelOp>(Fn))
         compact(K, S);
+    Refs = nullptr;
     if (summary)
       S.print(llvm::errs());
   }
+
+  const PcrelReferences *Refs = nullptr;
 
   void compact(KernelOp K, rewrite::Summary &S) {
     std::string Why;
@@ -210,6 +215,7 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
 
     // Rewrite every instruction whose registers move.
     Legality L(K, C);
+    L.setPcrelReferences(*Refs);
     Legality::Transaction T(L);
     OpBuilder B(K->getContext());
     unsigned Rewritten = 0;

@@ -141,11 +141,16 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
     S.Pass = "amdgcn-schedule";
     SmallVector<Operation *> Fns;
     rewrite::editableFunctions(getOperation(), Fns);
+    PcrelReferences R(getOperation()); // once for all functions
+    Refs = &R;
     for (Operation *Fn : Fns)
       scheduleFunction(Fn, S);
+    Refs = nullptr;
     if (summary)
       S.print(llvm::errs());
   }
+
+  const PcrelReferences *Refs = nullptr;
 
   /// A block the scheduler reorders.
   struct Candidate {
@@ -163,6 +168,7 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
   /// order saves, keeps its order (and the function is planned again).
   void scheduleFunction(Operation *Fn, rewrite::Summary &S) {
     Legality L(Fn);
+    L.setPcrelReferences(*Refs);
     InstInfoCache &C = L.cache();
     std::vector<Candidate> Cands;
     Block *Entry = &Fn->getRegion(0).front();

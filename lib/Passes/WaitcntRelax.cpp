@@ -24,8 +24,10 @@ struct WaitcntRelaxPass
     S.Pass = "amdgcn-waitcnt-relax";
     SmallVector<Operation *> Fns;
     rewrite::editableFunctions(getOperation(), Fns);
+    PcrelReferences Refs(getOperation()); // once for all functions
     for (Operation *Fn : Fns) {
       Legality L(Fn);
+      L.setPcrelReferences(Refs);
       llvm::DenseMap<Operation *, waits::Counts> Need;
       waits::OpSet Pinned;
       if (allowMoreWaits) {

@@ -5,6 +5,7 @@
 #include "asmevo/Analysis/Liveness.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Parser/Parser.h"
 
 using namespace asmevo;
 using namespace asmevo::test;
@@ -110,6 +111,69 @@ TEST(Legality, BaselineIsTolerated) {
   L.baselineProblems(Problems);
   EXPECT_EQ(Problems.size(), 2u);
   EXPECT_TRUE(L.canMoveBefore(F->byId(0x10), F->byId(0xc)));
+}
+
+TEST(Legality, PcrelTargetOfAnotherFunction) {
+  // @f computes the address of [0x108] (first in its block) and of [0x114]
+  // (in the middle of a block) of kernel @k.
+  mlir::MLIRContext Ctx;
+  Ctx.loadDialect<amdgcn::AMDGCNDialect>();
+  auto M = mlir::parseSourceString<mlir::ModuleOp>(R"(
+    amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
+      amdgcn.func @f attributes {addr = 0 : i64} {
+        amdgcn.inst [0x0] s_getpc_b64 "s[4:5]"
+        amdgcn.inst [0x4] s_add_u32 "s4, s4, 0x104" pcrel(lo, 0x108 from 0x0)
+        amdgcn.inst [0xc] s_addc_u32 "s5, s5, 0" pcrel(hi, 0x108 from 0x0)
+        amdgcn.inst [0x14] s_getpc_b64 "s[6:7]"
+        amdgcn.inst [0x18] s_add_u32 "s6, s6, 0xfc" pcrel(lo, 0x114 from 0x14)
+        amdgcn.inst [0x20] s_addc_u32 "s7, s7, 0" pcrel(hi, 0x114 from 0x14)
+        amdgcn.indirect [0x28] s_setpc_b64 "s[30:31]"
+      }
+      amdgcn.kernel @k attributes {addr = 256 : i64, descriptor = {}} {
+        amdgcn.inst [0x100] v_mov_b32_e32 "v1, 0"
+        amdgcn.fallthrough ^bb1
+      ^bb1:
+        amdgcn.inst [0x108] v_mov_b32_e32 "v2, 0"
+        amdgcn.inst [0x10c] v_mov_b32_e32 "v3, 0"
+        amdgcn.fallthrough ^bb2
+      ^bb2:
+        amdgcn.inst [0x110] v_mov_b32_e32 "v5, 0"
+        amdgcn.inst [0x114] v_mov_b32_e32 "v4, 0"
+        amdgcn.s_endpgm [0x118]
+      }
+    })",
+                                                   &Ctx);
+  ASSERT_TRUE(M);
+  auto CO = llvm::cast<amdgcn::CodeObjectOp>(M->getBody()->front());
+  mlir::Operation *K = &*std::next(CO.getBodyBlock().begin());
+  ASSERT_TRUE(llvm::isa<amdgcn::KernelOp>(K));
+  auto byId = [&](int64_t Id) {
+    mlir::Operation *Found = nullptr;
+    K->walk([&](mlir::Operation *Op) {
+      if (amdgcn::getInstId(Op) == Id)
+        Found = Op;
+    });
+    return Found;
+  };
+  Legality L(K);
+  PcrelReferences Refs(K);
+  L.setPcrelReferences(Refs);
+  // A target first in its block stays there; what follows it may change.
+  EXPECT_EQ(L.canErase(byId(0x108)).Reason,
+            "erasing [0x108] v_mov_b32_e32 v2, 0: [0x108] v_mov_b32_e32 v2, 0 "
+            "is the target of a PC-relative reference from @f: it must stay "
+            "first in its block");
+  EXPECT_TRUE(L.canErase(byId(0x10c)));
+  // A block entered in the middle: the dependence and wait checks see only
+  // the block's own entry, so nothing in it is edited.
+  EXPECT_EQ(L.canErase(byId(0x110)).Reason,
+            "erasing [0x110] v_mov_b32_e32 v5, 0: [0x114] v_mov_b32_e32 v4, 0 "
+            "is the target of a PC-relative reference from @f: its block is "
+            "entered in the middle there and is not edited");
+  // Without the reference index Legality builds its own: same answer.
+  Legality L2(K);
+  EXPECT_FALSE(L2.canErase(byId(0x110)));
+  EXPECT_TRUE(L.canErase(byId(0x100)));
 }
 
 TEST(Liveness, ConservativeAndDense) {

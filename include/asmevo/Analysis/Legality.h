@@ -76,6 +76,21 @@ struct Verdict {
 };
 const char *verdictKindName(Verdict::Kind K);
 
+/// Which functions of a code object name an instruction id with a
+/// PC-relative literal (long branches, jump tables, address computations).
+/// Built once per code object by a pass and handed to each function's
+/// Legality (which otherwise builds its own: a walk of the whole object).
+class PcrelReferences {
+public:
+  /// Op: the code object or any op inside it.
+  explicit PcrelReferences(mlir::Operation *Op);
+  /// A function other than Fn whose literal names Id; null when none.
+  mlir::Operation *otherThan(int64_t Id, mlir::Operation *Fn) const;
+
+private:
+  llvm::DenseMap<int64_t, llvm::SmallVector<mlir::Operation *, 1>> By;
+};
+
 class Legality {
 public:
   /// Legality of edits to one amdgcn.kernel or amdgcn.func.
@@ -167,6 +182,10 @@ public:
   Verdict replace(llvm::ArrayRef<mlir::Operation *> Old,
                   llvm::ArrayRef<mlir::Operation *> New);
 
+  /// The PC-relative references of the whole code object (see
+  /// PcrelReferences); must outlive this Legality.
+  void setPcrelReferences(const PcrelReferences &R) { Refs = &R; }
+
   /// Blocks whose layout must not change (the kernarg-preload prologue):
   /// any edit touching them is refused.
   bool isFrozen(mlir::Block *B);
@@ -209,6 +228,8 @@ private:
   // Baseline.
   llvm::DenseMap<mlir::Block *, llvm::SmallVector<mlir::Operation *, 16>>
       BaseOrder;
+  const PcrelReferences *Refs = nullptr;
+  std::unique_ptr<PcrelReferences> OwnedRefs;
   llvm::DenseSet<int64_t> PcrelTargets; // ids named by this function's
                                         // PC-relative literals
   std::unique_ptr<WaitcntAnalysis> BaseWaits;
