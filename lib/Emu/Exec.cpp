@@ -386,14 +386,41 @@ static bool checkScoreboard(Wave &W, const Inst &I) {
 // refused opcode); a failure during or after execution leaves the wave
 // Failed with the instruction returned. The cost model (Timing.cpp) drives
 // waves through this one instruction at a time.
-static inline const Inst *stepInstructionImpl(Wave &W) {
-  Ctx &C = *W.C;
-  Shared &Sh = *C.Sh;
-  Program &P = *Sh.Prog;
-  const RunOptions &O = *Sh.Opts;
+namespace {
+/// What the run loop reads for every instruction, loaded once per run of a
+/// wave rather than through W.C->Sh->... per instruction (the compiler
+/// cannot hoist those loads past the handlers' stores to the wave).
+struct StepEnv {
+  Ctx &C;
+  Shared &Sh;
+  Program &P;
+  const RunOptions &O;
+  // The first code range (most code objects have one).
+  uint64_t Begin = 0, End = 0;
+  std::atomic<Inst *> *Slots = nullptr;
+  explicit StepEnv(Wave &W) : C(*W.C), Sh(*C.Sh), P(*Sh.Prog), O(*Sh.Opts) {
+    if (!P.Ranges.empty()) {
+      Begin = P.Ranges.front().Begin;
+      End = P.Ranges.front().End;
+      Slots = P.Ranges.front().Slots.get();
+    }
+  }
+  const Inst *decoded(uint64_t PC) const {
+    if (PC < Begin || PC >= End || ((PC - Begin) & 3))
+      return nullptr;
+    return Slots[(PC - Begin) >> 2].load(std::memory_order_acquire);
+  }
+};
+} // namespace
+
+static inline const Inst *stepInstructionImpl(Wave &W, const StepEnv &E) {
+  Ctx &C = E.C;
+  Shared &Sh = E.Sh;
+  Program &P = E.P;
+  const RunOptions &O = E.O;
   uint64_t Budget = O.Budget;
   {
-    const Inst *I = P.decoded(W.PC);
+    const Inst *I = E.decoded(W.PC);
     if (!I) {
       std::string Err;
       I = P.at(W.PC, Err);
@@ -492,14 +519,17 @@ static inline const Inst *stepInstructionImpl(Wave &W) {
   }
 }
 
-const Inst *stepInstruction(Wave &W) { return stepInstructionImpl(W); }
+const Inst *stepInstruction(Wave &W) {
+  return stepInstructionImpl(W, StepEnv(W));
+}
 
 static void runWave(Wave &W) {
-  Ctx &C = *W.C;
-  Shared &Sh = *C.Sh;
+  StepEnv E(W);
+  Ctx &C = E.C;
+  Shared &Sh = E.Sh;
   W.Stop = false;
   while (!W.Stop) {
-    const Inst *I = stepInstructionImpl(W);
+    const Inst *I = stepInstructionImpl(W, E);
     if (!I || W.St == Wave::Failed)
       break;
     if ((W.Executed & 0xfff) == 0 && Sh.stopped(C.WgLinear))
@@ -543,9 +573,10 @@ static void runWorkgroup(Workgroup &WG, Ctx &C) {
 // Interleaved scheduling: runs W until it stops, or for Slice instructions
 // (0: no limit), or up to and including an atomic when AfterAtomic.
 static void runWaveSlice(Wave &W, unsigned Slice, bool AfterAtomic) {
+  StepEnv E(W);
   W.Stop = false;
   for (unsigned K = 0; !W.Stop;) {
-    const Inst *I = stepInstructionImpl(W);
+    const Inst *I = stepInstructionImpl(W, E);
     if (!I || W.St == Wave::Failed)
       break;
     if (++K == Slice || (AfterAtomic && I->IsAtomic))

@@ -21,16 +21,21 @@
 // message names the side that ran second).
 //
 // The scalar cache is not coherent with vector memory (AMDGPUUsage, memory
-// model GFX90A/GFX942), and it is write-back: scalar stores and atomics
-// reach memory at s_dcache_wb (LLVM's SIInsertWaitcnts puts one before
-// s_endpgm when a function has scalar stores). Fail-closed rules:
-//  - a scalar load of bytes written in this dispatch by anything but the
-//    wave's own scalar store may read a stale scalar-cache line: race,
-//    except an atomic unordered with the load (any value the location
-//    held is then a possible result anyway, as for a vector load);
-//  - any other access (vector, or another wave) to bytes a scalar store or
-//    atomic left in a scalar cache (no s_dcache_wb + s_waitcnt lgkmcnt(0)
-//    since) is a race, and a wave that ends with such bytes fails.
+// model GFX90A/GFX942), and it is write-back: plain scalar stores reach
+// memory at s_dcache_wb (LLVM's SIInsertWaitcnts puts one before s_endpgm
+// when a function has scalar stores). glc (globally coherent) loads miss in
+// the scalar cache and glc stores write through; scalar atomics are
+// performed in memory (hipSPARSELt's split-K kernels count workgroups with
+// s_atomic_dec across the device and never write the cache back).
+// Fail-closed rules:
+//  - a scalar load without glc of bytes written in this dispatch by
+//    anything but the wave's own scalar store may read a stale scalar-cache
+//    line: race, except an atomic unordered with the load (any value the
+//    location held is then a possible result anyway, as for a vector load);
+//  - any other access (vector, glc, or another wave) to bytes a plain
+//    scalar store left in a scalar cache (no s_dcache_wb + s_waitcnt
+//    lgkmcnt(0) since) is a race, and a wave that ends with such bytes
+//    fails.
 //
 // Tags are 64 bits: [31:0] workgroup linear id + 1, [35:32] wave, flags
 // [38:36], byte mask [42:39], barrier epoch [63:43] (saturating).
@@ -308,7 +313,9 @@ inline bool quietVectorAccess(std::atomic<uint64_t> &WT,
 // quietVectorAccess() has the vector load/store rules too.
 std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
                    const Wave::GlobalAcc &X, uint64_t Dw, unsigned Mask) {
-  bool Scalar = X.Lane == 64;
+  bool Scalar = X.Lane >= 64;
+  // glc loads miss in the scalar cache; glc stores and atomics go to memory.
+  bool Coherent = X.Lane == 65;
   std::atomic<uint64_t> &WT = RS.wtag(Dw);
   std::atomic<uint64_t> &RT = RS.rtag(Dw);
   auto ownScalar = [&](uint64_t T) {
@@ -327,7 +334,8 @@ std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
     // A location updated by another wave's atomic, unordered with this
     // load, may give any value it held (the compare-and-swap loops of
     // atomics.hip read it with s_load on purpose), as for vector loads.
-    if (Scalar && !ownScalar(T) && !((T & FAtomic) && unordered(T, A)))
+    if (Scalar && !Coherent && !ownScalar(T) &&
+        !((T & FAtomic) && unordered(T, A)))
       return "scalar load of bytes written in this dispatch by " +
              std::string((T & FScalar) ? "a scalar" : "a vector") +
              (T & FAtomic ? " atomic" : " store") + " of " +
@@ -338,7 +346,7 @@ std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
                         .str()) +
              ": the scalar cache is not coherent with vector memory or "
              "other scalar caches and may return stale data";
-    if (!Scalar && (T & FDirty))
+    if ((!Scalar || Coherent || !ownScalar(T)) && (T & FDirty))
       return formatv("reads bytes that a scalar store of workgroup {0} wave "
                      "{1} may still hold in its scalar cache (no s_dcache_wb "
                      "and s_waitcnt lgkmcnt(0) since)",
@@ -352,8 +360,9 @@ std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
   if (X.Atomic) { // atomics: ordered among themselves
     uint64_t T = WT.load(std::memory_order_seq_cst);
     if (T && (tagMask(T) & Mask)) {
-      if ((T & FDirty) && !(Scalar && (T & FAtomic)) &&
-          !(Scalar && ownScalar(T)))
+      // Atomics are performed in memory: a scalar cache's dirty line would
+      // overwrite the result when it is written back.
+      if (T & FDirty)
         return formatv("atomic on bytes that a scalar store of workgroup "
                        "{0} wave {1} may still hold in its scalar cache (no "
                        "s_dcache_wb and s_waitcnt lgkmcnt(0) since)",
@@ -365,10 +374,10 @@ std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
     }
     // Recorded only where no plain store is (scalar loads check any write).
     uint64_t New = makeTag(A.WG1, A.Wave, A.Epoch, Mask) | FAtomic |
-                   (Scalar ? FScalar | FDirty : 0);
+                   (Scalar ? FScalar : 0);
     if (!T || (T & FAtomic)) {
       if (T & FAtomic)
-        New |= T & (MaskBits | FDirty);
+        New |= T & MaskBits;
       if (S.Concurrent)
         WT.compare_exchange_strong(T, New, std::memory_order_seq_cst);
       else
@@ -377,8 +386,8 @@ std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
     return "";
   }
   // Store.
-  uint64_t New =
-      makeTag(A.WG1, A.Wave, A.Epoch, Mask) | (Scalar ? FScalar | FDirty : 0);
+  uint64_t New = makeTag(A.WG1, A.Wave, A.Epoch, Mask) |
+                 (Scalar ? FScalar : 0) | (Scalar && !Coherent ? FDirty : 0);
   uint64_t T = WT.load(std::memory_order_relaxed);
   // Same writer, same epoch: keep the bytes it wrote before; another
   // writer's bytes are kept too, so a mixed dword stays conservative.
@@ -430,7 +439,7 @@ void checkGlobalShadow(Wave &W, const Inst &I) {
     uint64_t End = X.Addr + X.Len;
     // One thread: no other thread can change a tag between the look and
     // the update, so the quiet path needs no ordering.
-    bool Quiet = !S.Concurrent && X.Lane != 64 && !X.Atomic;
+    bool Quiet = !S.Concurrent && X.Lane < 64 && !X.Atomic;
     RegionShadow::Page *Pg = nullptr;
     uint64_t PgNo = 0;
     if (X.Len >= 64) // a wave's range: fetch its tag lines in parallel
@@ -458,7 +467,7 @@ void checkGlobalShadow(Wave &W, const Inst &I) {
       unsigned Lane = laneOfAccess(W, X, Lo);
       W.fail(ErrorKind::Race, I,
              formatv("address {0:x} ({1}): {2}", Lo,
-                     Lane == 64 ? std::string("scalar")
+                     Lane >= 64 ? std::string("scalar")
                                 : "lane " + std::to_string(Lane),
                      Err)
                  .str());

@@ -262,7 +262,7 @@ struct Wave {
   struct GlobalAcc {
     uint64_t Addr;
     uint32_t Len;
-    uint8_t Lane; // 64: scalar
+    uint8_t Lane; // 64: scalar, 65: scalar with glc (scalar cache bypassed)
     bool Write, Atomic;
     // Non-zero: the accesses of all active lanes from Lane on, Stride bytes
     // each, back to back in lane order (one entry for a contiguous wave).
@@ -427,17 +427,6 @@ public:
 
   /// The instruction at PC (loaded vaddr); null with Err set when there is no
   /// valid instruction there.
-  /// The decoded instruction at PC when it is in the first code range and
-  /// already decoded (the hot path of the run loop), else null.
-  const Inst *decoded(uint64_t PC) const {
-    if (Ranges.empty())
-      return nullptr;
-    const CodeRange &R = Ranges.front();
-    uint64_t Off = PC - R.Begin;
-    if (PC < R.Begin || PC >= R.End || (Off & 3))
-      return nullptr;
-    return R.Slots[Off >> 2].load(std::memory_order_acquire);
-  }
   const Inst *at(uint64_t PC, std::string &Err) {
     for (CodeRange &R : Ranges) {
       if (PC < R.Begin || PC >= R.End)

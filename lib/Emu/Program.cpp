@@ -414,6 +414,7 @@ void Program::predecode(Inst &I, ArrayRef<uint8_t> Bytes) {
     I.Off = Imm ? sext(W1 & 0x1fffff, 21) : 0;
     I.C0 = (W0 >> 14) & 1; // soe
     I.C1 = Imm;
+    I.C2 = (W0 >> 16) & 1; // glc
   } else if (TS & InstFlag::DS) {
     I.C0 = W0 & 0xff;         // offset0
     I.C1 = (W0 >> 8) & 0xff;  // offset1

@@ -493,7 +493,7 @@ void smemLoad(Wave &W, const Inst &I, unsigned Dwords) {
                       .str());
   std::memcpy(Buf, R->Data.data() + (Addr - R->Base), Dwords * 4);
   if (W.TrackGlobal) // cross-wave and dispatch-wide races
-    W.GAcc.push_back({Addr, Dwords * 4, 64, false, false});
+    W.GAcc.push_back({Addr, Dwords * 4, uint8_t(I.C2 ? 65 : 64), false, false});
   for (unsigned K = 0; K < Dwords; ++K)
     W.S[(I.Dst[0].Reg + K) & 127] = Buf[K];
 }
@@ -560,9 +560,17 @@ bool smemTarget(Wave &W, const Inst &I, bool Buffer, SmemTarget &T) {
     T.Off += readS32(W, I.Src[2]);
   return true;
 }
-void noteScalarWrite(Wave &W, uint64_t Addr, unsigned Len, bool Atomic) {
+// A plain scalar store stays in the scalar cache until s_dcache_wb; with
+// glc (globally coherent) it is written through, and atomics are performed
+// in memory (hipSPARSELt's split-K kernels count finished workgroups with
+// s_atomic_dec and never write the scalar cache back).
+void noteScalarWrite(Wave &W, const Inst &I, uint64_t Addr, unsigned Len,
+                     bool Atomic) {
+  bool Through = Atomic || I.C2;
   if (W.TrackGlobal)
-    W.GAcc.push_back({Addr, Len, 64, true, Atomic});
+    W.GAcc.push_back({Addr, Len, uint8_t(Through ? 65 : 64), true, Atomic});
+  if (Through)
+    return;
   if (!W.SDirty.empty() && W.SDirty.back().second == Addr)
     W.SDirty.back().second = Addr + Len;
   else
@@ -596,7 +604,7 @@ void smemStore(Wave &W, const Inst &I, unsigned Dwords, bool Buffer) {
       return;
     uint32_t V = W.S[(I.Src[0].Reg + K) & 127];
     std::memcpy(P, &V, 4);
-    noteScalarWrite(W, Addr, 4, false);
+    noteScalarWrite(W, I, Addr, 4, false);
   }
 }
 template <unsigned N> void h_s_store(Wave &W, const Inst &I) {
@@ -647,7 +655,7 @@ void h_s_atomic(Wave &W, const Inst &I) {
   if (I.NDst && I.Dst[0].Kind == OK::S)
     for (unsigned K = 0; K < DW; ++K)
       W.S[(I.Dst[0].Reg + K) & 127] = uint32_t(Old >> (32 * K));
-  noteScalarWrite(W, Addr, N, true);
+  noteScalarWrite(W, I, Addr, N, true);
 }
 // s_dcache_wb: the scalar cache's dirty lines go to memory; complete at the
 // next s_waitcnt lgkmcnt(0) (or s_endpgm).

@@ -153,7 +153,7 @@ bool storeOrder(Wave &W, const Inst &I) {
                formatv("reads address {0:x} ({1}) stored by wave {2} at pc "
                        "{3:x}, unordered with this read: {4}",
                        Addr,
-                       Lane == 64 ? std::string("scalar")
+                       Lane >= 64 ? std::string("scalar")
                                   : "lane " + std::to_string(Lane),
                        G.Wave, G.PC,
                        G.Retire == WG.Epoch && !WG.TgSplit

@@ -209,8 +209,18 @@ TEST_P(ScalarMem, ScalarCacheWriteBack) {
   auto R = T.run({"s_store_dword s4, s[0:1], 0x0"});
   EXPECT_EQ(R.Run.Kind, ErrorKind::Race);
   HAS(R, "still in the scalar cache");
-  R = T.run({"s_atomic_add s4, s[0:1], 0x0"});
+  // glc stores write through and atomics are performed in memory: nothing
+  // is left in the scalar cache (hipSPARSELt's split-K kernels rely on it).
+  R = T.run({"s_atomic_add s4, s[0:1], 0x0",
+             "s_store_dword s4, s[0:1], 0x8 glc", WaitL,
+             "global_load_dword v1, v0, s[0:1]", "s_waitcnt vmcnt(0)"});
+  RUN_OK(R);
+  // An atomic on bytes a plain scalar store left in the cache: its
+  // write-back would overwrite the atomic's result.
+  R = T.run(
+      {"s_store_dword s4, s[0:1], 0x0", "s_atomic_add s5, s[0:1], 0x0", Wb});
   EXPECT_EQ(R.Run.Kind, ErrorKind::Race);
+  HAS(R, "atomic on bytes that a scalar store");
   // s_dcache_wb right before s_endpgm (what LLVM emits) is enough.
   R = T.run({"s_store_dword s4, s[0:1], 0x0", Wb});
   RUN_OK(R);
@@ -264,6 +274,15 @@ TEST_P(ScalarMem, ScalarLoadCoherence) {
              "s_load_dword s5, s[0:1], 0x10", WaitL});
   RUN_OK(R);
   EXPECT_EQ(R.State.S[5], 1004u);
+  // glc: the load misses in the scalar cache and reads memory.
+  R = T.run({"global_store_dword v0, v0, s[0:1]", "s_waitcnt vmcnt(0)",
+             "s_load_dword s5, s[0:1], 0x4 glc", WaitL});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.S[5], 4u);
+  // ... and so does not see this wave's unflushed scalar store.
+  R = T.run({"s_store_dword s4, s[0:1], 0x0", WaitL,
+             "s_load_dword s5, s[0:1], 0x0 glc", WaitL, Wb});
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Race);
   // This wave's own vector atomic, then a scalar load of it.
   R = T.run({"global_atomic_add v0, v0, s[0:1]", "s_waitcnt vmcnt(0)",
              "s_load_dword s5, s[0:1], 0x0", WaitL});
