@@ -31,6 +31,7 @@ import os
 import queue
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -306,8 +307,17 @@ def main():
 
     start = time.monotonic()
     results = []
-    with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as ex:
-        futs = [ex.submit(do_object, a, p, i) for i, p in enumerate(paths)]
+    interrupted = False
+    ex = concurrent.futures.ThreadPoolExecutor(max(1, a.jobs))
+    futs = [ex.submit(do_object, a, p, i) for i, p in enumerate(paths)]
+    # SIGINT or SIGTERM stops the run and summarizes the objects finished
+    # (a shell starts background jobs with SIGINT ignored).
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    try:
         for i, f in enumerate(futs):
             r = f.result()
             results.append(r)
@@ -317,6 +327,9 @@ def main():
                   f"changed {r['changed']}, verified {eq}/"
                   f"{len(r['verdicts'])} equivalent (opt {r['opt_s']:.0f} s,"
                   f" verify {r['verify_s']:.0f} s)", flush=True)
+    except KeyboardInterrupt:
+        interrupted = True
+        ex.shutdown(wait=False, cancel_futures=True)
 
     objs = collections.Counter(r["status"] for r in results)
     kv = collections.Counter()
@@ -349,6 +362,8 @@ def main():
                     rep.write(f"  {fn}\t{v}\t{w.splitlines()[0] if w else ''}"
                               "\n")
 
+    if interrupted:
+        print(f"interrupted: {len(results)} of {len(paths)} objects finished")
     print(f"pipeline: {a.pipeline}")
     print(f"objects: {len(results)}: " + ", ".join(
         f"{objs[k]} {k}" for k in ("ok", "refused", "opt-timeout", "gate",
@@ -371,7 +386,13 @@ def main():
             print(f"  {n:5d}  {w}")
     for f in failures:
         print("FAIL: " + f)
-    return 1 if failures else 0
+    rc = 1 if failures else 0
+    if interrupted:
+        # Do not wait for the object in progress (its processes end alone).
+        sys.stdout.flush()
+        os._exit(rc)
+    ex.shutdown()
+    return rc
 
 
 if __name__ == "__main__":

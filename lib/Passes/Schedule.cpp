@@ -274,6 +274,7 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
           for (Operation &Op : *Cd.B)
             if (C.get(&Op).Kind == OpKind::Nop)
               NopStates += C.get(&Op).WaitStates;
+          Saved += long(Cd.OldNopStates) - long(NopStates);
           if (Cd.New + NopStates >= Cd.Old + Cd.OldNopStates) {
             Kept.insert(Cd.B);
             Worse = true;
@@ -305,6 +306,7 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
                          << " -> " << Cd.New << " modelled cycles\n";
       ++S.FunctionsChanged;
       S.add("blocks rescheduled", Blocks);
+      // Net of the wait states the new orders' s_nops add or save.
       S.add("modelled cycles saved", Saved);
       return;
     }
