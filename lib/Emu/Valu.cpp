@@ -1499,6 +1499,31 @@ unsigned classBits(double X, bool Snan) {
     return Neg ? 1u << 5 : 1u << 6;
   return 0;
 }
+// A compare's lane mask with the predicate as a constant: cmpResult's
+// switch folds away, leaving no branch on P in the lane loop. Get(L) gives
+// lane L's operands.
+template <unsigned P, bool Float, class Get>
+uint64_t cmpLanesP(uint64_t Mask, const Get &G) {
+  uint64_t R = 0;
+  forEachLane(Mask, [&](unsigned L) {
+    auto V = G(L);
+    R |= uint64_t(cmpResult(V.first, V.second, P, Float)) << L;
+  });
+  return R;
+}
+template <bool Float, class Get>
+uint64_t cmpLanes(uint64_t Mask, unsigned P, const Get &G) {
+  switch (P) {
+#define CMP_P(N)                                                               \
+  case N:                                                                      \
+    return cmpLanesP<N, Float>(Mask, G);
+    CMP_P(0)
+    CMP_P(1) CMP_P(2) CMP_P(3) CMP_P(4) CMP_P(5) CMP_P(6) CMP_P(7) CMP_P(8)
+        CMP_P(9) CMP_P(10) CMP_P(11) CMP_P(12) CMP_P(13) CMP_P(14) CMP_P(15)
+#undef CMP_P
+  }
+  return 0; // cmpResult's value for any other predicate
+}
 void hCmp(Wave &W, const Inst &I) {
   unsigned T = I.Aux & 0xff, P = (I.Aux >> 8) & 0xff;
   bool Cmpx = (I.Aux >> 16) & 1, Class = (I.Aux >> 17) & 1;
@@ -1513,9 +1538,55 @@ void hCmp(Wave &W, const Inst &I) {
   if (Fe.Bad)
     return W.fail(ErrorKind::Unsupported, I, "unsupported DPP control");
   uint64_t Mask = W.exec() & Fe.WriteMask, R = 0;
-  forEachLane(Mask, [&](unsigned L) {
-    int V;
-    if (Class) {
+  if (!Class) {
+    auto Pair = [](auto X, auto Y) { return std::make_pair(X, Y); };
+    switch (T) {
+    case TF32:
+      R = cmpLanes<true>(Mask, P,
+                         [&](unsigned L) { return Pair(F(A[L]), F(B[L])); });
+      break;
+    case TF64:
+      R = cmpLanes<true>(Mask, P,
+                         [&](unsigned L) { return Pair(Dd(A[L]), Dd(B[L])); });
+      break;
+    case TF16:
+      R = cmpLanes<true>(
+          Mask, P, [&](unsigned L) { return Pair(h2f(A[L]), h2f(B[L])); });
+      break;
+    case TI32:
+      R = cmpLanes<false>(Mask, P, [&](unsigned L) {
+        return Pair(int32_t(A[L]), int32_t(B[L]));
+      });
+      break;
+    case TU32:
+      R = cmpLanes<false>(Mask, P, [&](unsigned L) {
+        return Pair(uint32_t(A[L]), uint32_t(B[L]));
+      });
+      break;
+    case TI64:
+      R = cmpLanes<false>(Mask, P, [&](unsigned L) {
+        return Pair(int64_t(A[L]), int64_t(B[L]));
+      });
+      break;
+    case TU64:
+      R = cmpLanes<false>(Mask, P, [&](unsigned L) {
+        return Pair(uint64_t(A[L]), uint64_t(B[L]));
+      });
+      break;
+    case TI16:
+      R = cmpLanes<false>(Mask, P, [&](unsigned L) {
+        return Pair(int16_t(A[L]), int16_t(B[L]));
+      });
+      break;
+    default:
+      R = cmpLanes<false>(Mask, P, [&](unsigned L) {
+        return Pair(uint16_t(A[L]), uint16_t(B[L]));
+      });
+      break;
+    }
+  } else {
+    forEachLane(Mask, [&](unsigned L) {
+      int V;
       double X;
       bool Snan, Denorm = false, Normal = false;
       if (T == TF32) {
@@ -1541,39 +1612,9 @@ void hCmp(Wave &W, const Inst &I) {
       if (Normal)
         C = std::signbit(X) ? 1u << 3 : 1u << 8;
       V = (C & uint32_t(B[L])) != 0;
-    } else {
-      switch (T) {
-      case TF32:
-        V = cmpResult(F(A[L]), F(B[L]), P, true);
-        break;
-      case TF64:
-        V = cmpResult(Dd(A[L]), Dd(B[L]), P, true);
-        break;
-      case TF16:
-        V = cmpResult(h2f(A[L]), h2f(B[L]), P, true);
-        break;
-      case TI32:
-        V = cmpResult(int32_t(A[L]), int32_t(B[L]), P, false);
-        break;
-      case TU32:
-        V = cmpResult(uint32_t(A[L]), uint32_t(B[L]), P, false);
-        break;
-      case TI64:
-        V = cmpResult(int64_t(A[L]), int64_t(B[L]), P, false);
-        break;
-      case TU64:
-        V = cmpResult(uint64_t(A[L]), uint64_t(B[L]), P, false);
-        break;
-      case TI16:
-        V = cmpResult(int16_t(A[L]), int16_t(B[L]), P, false);
-        break;
-      default:
-        V = cmpResult(uint16_t(A[L]), uint16_t(B[L]), P, false);
-        break;
-      }
-    }
-    R |= uint64_t(V) << L;
-  });
+      R |= uint64_t(V) << L;
+    });
+  }
   if (I.NDst)
     writeS64(W, I.Dst[0], R);
   if (Cmpx)
