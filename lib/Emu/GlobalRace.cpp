@@ -166,41 +166,61 @@ public:
   }
 };
 
-/// Tags of one writable region: pages of dwords allocated on first touch.
+/// Tags of one writable region. Writer and reader tags are in separate
+/// pages, each allocated when a tag in it is first written: a streamed input
+/// array gets no writer pages and an output array no reader pages, which
+/// halves the tag memory and traffic of such kernels.
 struct RegionShadow {
   static constexpr unsigned PageDwords = 4096;
   struct Page {
-    std::atomic<uint64_t> W[PageDwords];
-    std::atomic<uint64_t> R[PageDwords];
+    std::atomic<uint64_t> T[PageDwords];
   };
+  using Pages = std::unique_ptr<std::atomic<Page *>[]>;
   uint64_t Base = 0; // dword-aligned
   size_t NumPages = 0;
-  std::unique_ptr<std::atomic<Page *>[]> Pages;
+  Pages WPages, RPages;
   PageArena &Arena;
   RegionShadow(const Region &Rg, PageArena &Arena) : Arena(Arena) {
     Base = Rg.Base & ~3ull;
     uint64_t Dwords = (Rg.Base + Rg.Size - Base + 3) / 4;
     NumPages = (Dwords + PageDwords - 1) / PageDwords;
-    Pages.reset(new std::atomic<Page *>[NumPages]);
-    for (size_t K = 0; K < NumPages; ++K)
-      Pages[K].store(nullptr, std::memory_order_relaxed);
+    WPages.reset(new std::atomic<Page *>[NumPages]);
+    RPages.reset(new std::atomic<Page *>[NumPages]);
+    for (size_t K = 0; K < NumPages; ++K) {
+      WPages[K].store(nullptr, std::memory_order_relaxed);
+      RPages[K].store(nullptr, std::memory_order_relaxed);
+    }
   }
-  Page *page(size_t P) {
-    Page *Pg = Pages[P].load(std::memory_order_acquire);
+  Page *page(Pages &Ps, size_t P) {
+    Page *Pg = Ps[P].load(std::memory_order_seq_cst);
     if (Pg)
       return Pg;
     // Zero bytes are zero tags; a page lost to a concurrent first touch
     // stays in the arena.
     Page *New = new (Arena.alloc(sizeof(Page))) Page;
-    if (Pages[P].compare_exchange_strong(Pg, New, std::memory_order_acq_rel))
+    if (Ps[P].compare_exchange_strong(Pg, New, std::memory_order_seq_cst))
       return New;
     return Pg;
   }
+  // Tags to update (their pages are allocated).
   std::atomic<uint64_t> &wtag(uint64_t Dw) {
-    return page(Dw / PageDwords)->W[Dw % PageDwords];
+    return page(WPages, Dw / PageDwords)->T[Dw % PageDwords];
   }
   std::atomic<uint64_t> &rtag(uint64_t Dw) {
-    return page(Dw / PageDwords)->R[Dw % PageDwords];
+    return page(RPages, Dw / PageDwords)->T[Dw % PageDwords];
+  }
+  // A tag's value, 0 while its page does not exist. The page pointer is
+  // read seq_cst like the tag: of a reader publishing its tag and a writer
+  // creating the page and then reading the reader tags, one sees the other.
+  static uint64_t load(const Pages &Ps, uint64_t Dw, std::memory_order O) {
+    Page *Pg = Ps[Dw / PageDwords].load(std::memory_order_seq_cst);
+    return Pg ? Pg->T[Dw % PageDwords].load(O) : 0;
+  }
+  uint64_t wload(uint64_t Dw, std::memory_order O = std::memory_order_seq_cst) {
+    return load(WPages, Dw, O);
+  }
+  uint64_t rload(uint64_t Dw, std::memory_order O = std::memory_order_seq_cst) {
+    return load(RPages, Dw, O);
   }
 };
 
@@ -283,23 +303,26 @@ std::string who(const GlobalShadow &S, uint64_t T, const Accessor &A) {
 // access()'s rules (keep the two in step), records the access and returns
 // true; otherwise changes nothing and returns false (access() then reports).
 // A whole-wave access checks 64 dwords: this skips the message machinery.
-inline bool quietVectorAccess(std::atomic<uint64_t> &WT,
-                              std::atomic<uint64_t> &RT, const Accessor &A,
-                              bool Write, unsigned Mask) {
-  uint64_t T = WT.load(std::memory_order_relaxed);
-  bool TOk = !T || !(tagMask(T) & Mask);
+// Own is the tag the access updates (reader tag of a load, writer tag of a
+// store), Other the value of the other one.
+inline bool quietVectorAccess(std::atomic<uint64_t> &Own, uint64_t Other,
+                              const Accessor &A, bool Write, unsigned Mask) {
   if (!Write) {
-    if (!TOk && ((T & FDirty) || (!(T & FAtomic) && tagWG(T) != A.WG1)))
+    uint64_t T = Other;
+    if (T && (tagMask(T) & Mask) &&
+        ((T & FDirty) || (!(T & FAtomic) && tagWG(T) != A.WG1)))
       return false;
-    uint64_t R = RT.load(std::memory_order_relaxed);
+    uint64_t R = Own.load(std::memory_order_relaxed);
     uint64_t NR = mergeReader(R, A, Mask);
     if (NR != R)
-      RT.store(NR, std::memory_order_relaxed);
+      Own.store(NR, std::memory_order_relaxed);
     return true;
   }
-  if (!TOk && ((T & FDirty) || unordered(T, A)))
+  std::atomic<uint64_t> &WT = Own;
+  uint64_t T = WT.load(std::memory_order_relaxed);
+  if (T && (tagMask(T) & Mask) && ((T & FDirty) || unordered(T, A)))
     return false;
-  if (readerConflict(RT.load(std::memory_order_relaxed), A, Mask))
+  if (readerConflict(Other, A, Mask))
     return false;
   uint64_t New = makeTag(A.WG1, A.Wave, A.Epoch, Mask);
   if (T)
@@ -316,19 +339,18 @@ std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
   bool Scalar = X.Lane >= 64;
   // glc loads miss in the scalar cache; glc stores and atomics go to memory.
   bool Coherent = X.Lane == 65;
-  std::atomic<uint64_t> &WT = RS.wtag(Dw);
-  std::atomic<uint64_t> &RT = RS.rtag(Dw);
   auto ownScalar = [&](uint64_t T) {
     return tagWG(T) == A.WG1 && tagWave(T) == (A.Wave & 0xf) && (T & FScalar) &&
            !(T & FAtomic);
   };
   if (!X.Write) { // load
+    std::atomic<uint64_t> &RT = RS.rtag(Dw);
     uint64_t R = RT.load(std::memory_order_relaxed);
     uint64_t NR = mergeReader(R, A, Mask);
     if (NR != R) // the store orders with a writer's load of RT (Dekker)
       RT.store(NR, S.Concurrent ? std::memory_order_seq_cst
                                 : std::memory_order_relaxed);
-    uint64_t T = WT.load(std::memory_order_seq_cst);
+    uint64_t T = RS.wload(Dw);
     if (!T || !(tagMask(T) & Mask))
       return "";
     // A location updated by another wave's atomic, unordered with this
@@ -358,6 +380,7 @@ std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
     return "";
   }
   if (X.Atomic) { // atomics: ordered among themselves
+    std::atomic<uint64_t> &WT = RS.wtag(Dw);
     uint64_t T = WT.load(std::memory_order_seq_cst);
     if (T && (tagMask(T) & Mask)) {
       // Atomics are performed in memory: a scalar cache's dirty line would
@@ -386,6 +409,7 @@ std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
     return "";
   }
   // Store.
+  std::atomic<uint64_t> &WT = RS.wtag(Dw);
   uint64_t New = makeTag(A.WG1, A.Wave, A.Epoch, Mask) |
                  (Scalar ? FScalar : 0) | (Scalar && !Coherent ? FDirty : 0);
   uint64_t T = WT.load(std::memory_order_relaxed);
@@ -409,7 +433,7 @@ std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
              (T & FAtomic ? "updated atomically" : "stored") + " by " +
              who(S, T, A) + ": the two writes are unordered";
   }
-  uint64_t R = RT.load(std::memory_order_seq_cst);
+  uint64_t R = RS.rload(Dw);
   if (readerConflict(R, A, Mask)) {
     if (R & (FMultiWG | FMultiWave) && tagWG(R) == A.WG1 && !(R & FMultiWG))
       return "stores to bytes read by several waves of this workgroup in "
@@ -440,25 +464,34 @@ void checkGlobalShadow(Wave &W, const Inst &I) {
     // One thread: no other thread can change a tag between the look and
     // the update, so the quiet path needs no ordering.
     bool Quiet = !S.Concurrent && X.Lane < 64 && !X.Atomic;
-    RegionShadow::Page *Pg = nullptr;
+    // The access updates its own kind of tag and reads the other kind.
+    RegionShadow::Pages &OwnPs = X.Write ? RS->WPages : RS->RPages;
+    RegionShadow::Pages &OtherPs = X.Write ? RS->RPages : RS->WPages;
+    RegionShadow::Page *OwnPg = nullptr, *OtherPg = nullptr;
     uint64_t PgNo = 0;
     if (X.Len >= 64) // a wave's range: fetch its tag lines in parallel
       for (uint64_t B = X.Addr & ~31ull; B < End; B += 32) {
         uint64_t Dw = (B < RS->Base ? 0 : B - RS->Base) / 4;
-        __builtin_prefetch(&RS->wtag(Dw), 1);
-        __builtin_prefetch(&RS->rtag(Dw), 1);
+        size_t P = Dw / RegionShadow::PageDwords,
+               K = Dw % RegionShadow::PageDwords;
+        __builtin_prefetch(&RS->page(OwnPs, P)->T[K], 1);
+        if (RegionShadow::Page *O = OtherPs[P].load(std::memory_order_relaxed))
+          __builtin_prefetch(&O->T[K], 0);
       }
     for (uint64_t B = X.Addr & ~3ull; B < End; B += 4) {
       uint64_t Lo = std::max(B, X.Addr), Hi = std::min(B + 4, End);
       unsigned Mask = ((1u << (Hi - Lo)) - 1) << (Lo - B);
       uint64_t Dw = (B - RS->Base) / 4;
       if (Quiet) {
-        if (!Pg || Dw / RegionShadow::PageDwords != PgNo) {
+        if (!OwnPg || Dw / RegionShadow::PageDwords != PgNo) {
           PgNo = Dw / RegionShadow::PageDwords;
-          Pg = RS->page(PgNo);
+          OwnPg = RS->page(OwnPs, PgNo);
+          OtherPg = OtherPs[PgNo].load(std::memory_order_relaxed);
         }
         size_t K = Dw % RegionShadow::PageDwords;
-        if (quietVectorAccess(Pg->W[K], Pg->R[K], A, X.Write, Mask))
+        uint64_t Other =
+            OtherPg ? OtherPg->T[K].load(std::memory_order_relaxed) : 0;
+        if (quietVectorAccess(OwnPg->T[K], Other, A, X.Write, Mask))
           continue;
       }
       std::string Err = access(S, *RS, A, X, Dw, Mask);
