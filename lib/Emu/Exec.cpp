@@ -130,11 +130,11 @@ void Scoreboard::issue(uint64_t PC, uint8_t Counters, bool LgkmOOO,
   O.Remaining = 0;
   O.Regs.assign(Regs.begin(), Regs.end());
   if (Counters & 1) {
-    VM.push_back({Id, false});
+    VM.push_back(Id, false);
     ++O.Remaining;
   }
   if (Counters & 6) {
-    LGKM.push_back({Id, LgkmOOO});
+    LGKM.push_back(Id, LgkmOOO);
     ++O.Remaining;
   }
   if (!O.Remaining) {

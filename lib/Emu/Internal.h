@@ -168,7 +168,7 @@ struct Scoreboard {
     size_t Head = 0;
     size_t size() const { return E.size() - Head; }
     bool empty() const { return Head == E.size(); }
-    void push_back(QEntry Q) {
+    void push_back(uint32_t Id, bool OutOfOrder) {
       if (Head && Head == E.size()) {
         E.clear();
         Head = 0;
@@ -176,7 +176,11 @@ struct Scoreboard {
         E.erase(E.begin(), E.begin() + Head);
         Head = 0;
       }
-      E.push_back(Q);
+      // Fields written in place: a QEntry built on the stack and copied
+      // stalled on store forwarding (two narrow stores, one wide load).
+      QEntry &Q = E.emplace_back();
+      Q.Id = Id;
+      Q.OutOfOrder = OutOfOrder;
     }
     QEntry &front() { return E[Head]; }
     void pop_front() { ++Head; }
