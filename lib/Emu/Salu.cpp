@@ -556,8 +556,18 @@ bool smemTarget(Wave &W, const Inst &I, bool Buffer, SmemTarget &T) {
     T.Base = readS64(W, I.Src[1]) & 0xffffffffffffull;
   }
   T.Off = I.Off;
-  if (I.NSrc >= 3)
+  if (I.NSrc >= 3) {
+    // An SGPR offset without IMM: experiments recorded in Mesa's ACO
+    // errata found that SMEM stores then take the offset from M0, not from
+    // the encoded SGPR as LLVM assumes; refused rather than guessed.
+    if (!I.C1) {
+      W.fail(ErrorKind::Unsupported, I,
+             "scalar store/atomic with an SGPR offset and IMM=0 (the "
+             "hardware's offset source is not documented)");
+      return false;
+    }
     T.Off += readS32(W, I.Src[2]);
+  }
   return true;
 }
 // A plain scalar store stays in the scalar cache until s_dcache_wb; with

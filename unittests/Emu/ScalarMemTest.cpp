@@ -190,6 +190,11 @@ TEST_P(ScalarMem, FaultsAndScoreboard) {
   HAS(R, "misaligned");
   R = T.run({"s_store_dword s4, s[0:1], 0x100", Wb, WaitL});
   EXPECT_EQ(R.Run.Kind, ErrorKind::Fault);
+  // SGPR offset without IMM (the SGPR_IMM form with offset: is supported).
+  R = T.run({"s_store_dword s4, s[0:1], s12", Wb, WaitL});
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
+  R = T.run({"s_atomic_add s4, s[0:1], s12", Wb, WaitL});
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
   // The returned value lands out of order in lgkmcnt.
   R = T.run(
       {"s_atomic_add s4, s[0:1], 0x0 glc", "s_mov_b32 s5, s4", Wb, WaitL});
