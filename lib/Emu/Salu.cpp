@@ -518,6 +518,8 @@ void sbufLoad(Wave &W, const Inst &I, unsigned Dwords) {
         return W.fail(ErrorKind::Fault, I,
                       formatv("s_buffer_load at {0:x}: unmapped", Base + B).str());
       std::memcpy(&V, R->Data.data() + (Base + B - R->Base), 4);
+      if (W.TrackGlobal) // cross-wave and dispatch-wide races
+        W.GAcc.push_back({Base + B, 4, uint8_t(I.C2 ? 65 : 64), false, false});
     }
     W.S[(I.Dst[0].Reg + K) & 127] = V;
   }

@@ -274,6 +274,11 @@ TEST_P(ScalarMem, ScalarLoadCoherence) {
   EXPECT_EQ(R.Run.Kind, ErrorKind::Race);
   HAS(R, "address 0x10004 (scalar): scalar load of bytes written in this "
          "dispatch by a vector store of this wave");
+  // s_buffer_load reads through the same scalar cache.
+  R = T.run({"global_store_dword v0, v0, s[0:1]", "s_waitcnt vmcnt(0)",
+             "s_buffer_load_dword s5, s[8:11], 0x8", WaitL});
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Race);
+  HAS(R, "address 0x10008 (scalar): scalar load of bytes written");
   // Bytes the store did not touch are fine.
   R = T.run({"global_store_dword v0, v0, s[0:1]", "s_waitcnt vmcnt(0)",
              "s_load_dword s5, s[0:1], 0x10", WaitL});
