@@ -12,6 +12,10 @@
 //  * every memory access is checked against mapped regions and permissions;
 //  * LDS accesses of different waves of a workgroup between two barriers
 //    that conflict (write/write, write/read) are reported as races;
+//  * global memory: a store unordered with another wave's read in the same
+//    barrier interval, and any non-atomic conflict between workgroups, is a
+//    race; so are scalar-cache hazards (a scalar load of bytes written in
+//    the dispatch, bytes left in a scalar cache without s_dcache_wb);
 //  * an instruction budget stops runaway kernels.
 //
 // See docs/emulator.md for the model and its documented assumptions.
