@@ -462,8 +462,25 @@ void checkGlobalShadow(Wave &W, const Inst &I) {
       continue;
     uint64_t End = X.Addr + X.Len;
     // One thread: no other thread can change a tag between the look and
-    // the update, so the quiet path needs no ordering.
-    bool Quiet = !S.Concurrent && X.Lane < 64 && !X.Atomic;
+    // the update, so the quiet path needs no ordering. Several threads, a
+    // vector load: the reader tags of the whole range are published first,
+    // then one seq_cst fence, then the writer tags are looked at. Against a
+    // writer's exchange and seq_cst load this is the store-buffering
+    // argument of access()'s seq_cst store and load per dword, with one
+    // fence instead of an exchange per dword.
+    bool Quiet = X.Lane < 64 && !X.Atomic && (!S.Concurrent || !X.Write);
+    if (Quiet && S.Concurrent) {
+      for (uint64_t B = X.Addr & ~3ull; B < End; B += 4) {
+        uint64_t Lo = std::max(B, X.Addr), Hi = std::min(B + 4, End);
+        unsigned Mask = ((1u << (Hi - Lo)) - 1) << (Lo - B);
+        std::atomic<uint64_t> &RT = RS->rtag((B - RS->Base) / 4);
+        uint64_t R = RT.load(std::memory_order_relaxed);
+        uint64_t NR = mergeReader(R, A, Mask);
+        if (NR != R)
+          RT.store(NR, std::memory_order_relaxed);
+      }
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+    }
     // The access updates its own kind of tag and reads the other kind.
     RegionShadow::Pages &OwnPs = X.Write ? RS->WPages : RS->RPages;
     RegionShadow::Pages &OtherPs = X.Write ? RS->RPages : RS->WPages;
