@@ -172,6 +172,10 @@ public:
     RO.Threads = Opts.Threads;
     RO.Budget = Opts.Budget;
     RO.Profile = Opts.Profile;
+    if (Opts.InterleaveEvery) {
+      RO.InterleaveEvery = Opts.InterleaveEvery;
+      RO.InterleaveAtomics = true;
+    }
     emu::RunResult RR = L.Emu->run(*K, Img.Launch, Mem, RO);
     Mem.Obs = nullptr;
     Res.Kind = RR.Kind;

@@ -22,13 +22,17 @@ inline uint64_t mix64(uint64_t X) {
 
 /// Data patterns of synthesized buffers and scalars.
 enum class Pattern : uint8_t {
-  Floats32, // f32 values in [-4, 4) with 1/8 edge values
+  Floats32,  // f32 values in [-4, 4) with 1/8 edge values
   SmallInts, // i32 in [0, 64) with 1/8 edge integers
-  Bits,     // uniform random bits (NaNs with payloads, denormals, ...)
-  Floats64, // f64 values in [-4, 4) with 1/8 edge values
-  Halves,   // f16 values in [-4, 4) with 1/8 edge values
-  Harvest,  // constants of the kernel's code and their neighbours, f32 mix
+  Bits,      // uniform random bits (NaNs with payloads, denormals, ...)
+  Floats64,  // f64 values in [-4, 4) with 1/8 edge values
+  Halves,    // f16 values in [-4, 4) with 1/8 edge values
+  Harvest,   // constants of the kernel's code and their neighbours, f32 mix
+  // Only in the extra inputs (not in the rotation of the seeded inputs):
+  WideInts,  // large u32: multiples of 720720 (= lcm(1..16)) and +-1
+  Denormals, // f32 mostly denormal, with normals near FLT_MIN
 };
+/// Patterns in the rotation of the seeded inputs (the first ones).
 constexpr unsigned NumPatterns = 6;
 const char *patternName(Pattern P);
 

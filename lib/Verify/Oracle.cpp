@@ -117,6 +117,7 @@ struct Reference::Impl {
     E.ApproxSalt = Salt;
     E.LogApprox = true;
     E.Profile = Profile;
+    E.InterleaveEvery = In.InterleaveEvery;
     return E;
   }
 };

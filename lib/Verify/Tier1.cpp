@@ -56,6 +56,10 @@ const char *patternName(Pattern P) {
   case Pattern::Floats64: return "f64 values";
   case Pattern::Halves: return "f16 values";
   case Pattern::Harvest: return "code constants";
+  case Pattern::WideInts:
+    return "large integers";
+  case Pattern::Denormals:
+    return "f32 denormals";
   }
   return "?";
 }
@@ -129,6 +133,53 @@ uint64_t fillWord(Pattern P, uint64_t Seed, uint64_t Stream, int64_t W,
     uint64_t U;
     std::memcpy(&U, &D, 8);
     return U;
+  }
+  case Pattern::WideInts: {
+    // Large dividends: the reciprocal estimate of an integer-division
+    // expansion is off by one only for large ones, and its correction step
+    // (r >= d) is decided exactly only when d divides the dividend: every
+    // divisor up to 16 divides 720720.
+    // A quarter are small divisors; half of the 8-byte words are 32-bit
+    // values (the fast path of a 64-bit division).
+    auto one = [](uint64_t X) -> uint32_t {
+      static const uint32_t Divisors[] = {2, 3, 4, 5, 6, 10, 12, 7};
+      uint32_t K = uint32_t(5959 - (X >> 8) % 2048); // 720720 * 5959 < 2^32
+      int32_t Delta = (X & 3) == 1 ? -1 : (X & 3) == 2 ? 1 : 0;
+      switch (X >> 4 & 7) {
+      case 0:
+        return uint32_t(0x80000000u | uint32_t(X >> 32)); // top bit set
+      case 1:
+      case 2:
+        return Divisors[(X >> 24) % std::size(Divisors)];
+      default:
+        return 720720u * K + uint32_t(Delta);
+      }
+    };
+    return uint64_t(one(H)) |
+           ((H >> 40 & 1) ? 0 : uint64_t(one(mix64(H))) << 32);
+  }
+  case Pattern::Denormals: {
+    // Half denormals (the effect of one denormal ulp, flush/no-flush
+    // paths), normals just above FLT_MIN, values whose low half is a
+    // bf16 rounding tie or next to one, and NaNs with payload 1; either
+    // sign.
+    auto one = [](uint64_t X) -> uint32_t {
+      static const uint32_t Low[] = {0x8000, 0x7fff, 0x8001, 0x0000};
+      uint32_t Sign = uint32_t(X >> 63) << 31;
+      switch (X & 7) {
+      case 0:
+        return Sign | (1u << 23) | uint32_t(X >> 8 & 0x7fffff);
+      case 1:
+      case 2:
+        return Sign | (uint32_t(0x3e00 + (X >> 8) % 0x200) << 16) |
+               Low[(X >> 20) % 4];
+      case 3:
+        return Sign | 0x7f800001;
+      default:
+        return Sign | uint32_t(X >> 8 & 0x7fffff);
+      }
+    };
+    return uint64_t(one(H)) | uint64_t(one(mix64(H))) << 32;
   }
   case Pattern::Halves: {
     uint64_t R = 0;
@@ -272,18 +323,19 @@ std::vector<Shape> launchShapes(const KernelInfo &K, unsigned Max) {
     B2 = fit({16, 8, Z});
     B3 = fit({13, 5, TidDims >= 2 ? 3u : 1u});
   }
-  // Grids are 3-D in some shapes even when the kernel reads only the x
-  // workgroup id, so hidden_block_count_x/y/z all differ and a candidate
-  // that confuses them shows it.
+  // A grid dimension whose workgroup id the kernel does not read is 1:
+  // the workgroups along it would repeat the same work on the same bytes,
+  // a race between workgroups (which the emulator reports, so K0 would be
+  // dropped on such an input).
   std::array<uint32_t, 3> B4 = M.ReqdWorkgroupSize ? B1
                                : TidDims == 0     ? fit({64, 1, 1})
                                                   : B1;
   S.push_back({{1, 1, 1}, B1});
   // More than 1024 work-items along x in one shape: kernels that bound the
   // global id by a constant (if (t < 1024)) take both sides.
-  S.push_back({{5, 2, GZ}, B2});
-  S.push_back({{2, 3, 1}, B3});
-  S.push_back({{2, GY > 1 ? 2u : 1u, 5}, B4});
+  S.push_back({{GY > 1 ? 5u : 10u, GY, GZ}, B2});
+  S.push_back({{2, GY > 1 ? 3u : 1u, 1}, B3});
+  S.push_back({{GY > 1 || GZ > 1 ? 2u : 10u, GY, GZ > 1 ? 5u : 1u}, B4});
   // One work-item (one seed): a kernel whose work is done by one chosen
   // work-item (if (t == 0)) differs from one that picks another only when
   // that other one does not exist.
@@ -298,6 +350,63 @@ std::vector<Shape> launchShapes(const KernelInfo &K, unsigned Max) {
 // Discovery: K0 with memory mapped on demand
 //===----------------------------------------------------------------------===//
 
+/// Index-like contents of a buffer (the structured extra inputs): library
+/// kernels take CSR row pointers, column indices, permutations and flags,
+/// which random data never makes valid, so they exit early or take one
+/// path. Element I is relative to the pointer (negative below it).
+enum class Layout : uint8_t {
+  Data,   // the input's pattern
+  Iota32, // a[i] = i: identity permutation, one entry per CSR row
+  Ramp32, // CSR row pointers with rows of 2, 0, 3, 1 entries (a[0] = 0)
+  Iota64, // the same with 64-bit elements
+  Ramp64,
+  Small32, // non-negative integers below the smallest count
+  Ones32,  // every element 1 (flags set)
+};
+constexpr unsigned NumLayouts = 7;
+const char *layoutName(Layout L) {
+  switch (L) {
+  case Layout::Data:
+    return "data";
+  case Layout::Iota32:
+    return "iota32";
+  case Layout::Ramp32:
+    return "rowptr32";
+  case Layout::Iota64:
+    return "iota64";
+  case Layout::Ramp64:
+    return "rowptr64";
+  case Layout::Small32:
+    return "index32";
+  case Layout::Ones32:
+    return "ones32";
+  }
+  return "?";
+}
+
+int64_t layoutElement(Layout L, int64_t I, uint64_t Seed, uint64_t Stream,
+                      uint32_t Bound) {
+  switch (L) {
+  case Layout::Iota32:
+  case Layout::Iota64:
+    return I;
+  case Layout::Ramp32:
+  case Layout::Ramp64: {
+    static const int64_t Partial[4] = {0, 2, 2, 5}; // rows 2, 0, 3, 1
+    int64_t Q = I >= 0 ? I / 4 : -((-I + 3) / 4);
+    return 6 * Q + Partial[I - 4 * Q];
+  }
+  case Layout::Small32:
+    return int64_t(mix64(Seed ^ mix64(Stream) ^ mix64(uint64_t(I))) %
+                   std::max<uint32_t>(Bound, 1));
+  case Layout::Ones32:
+    return 1;
+  case Layout::Data:
+    break;
+  }
+  return 0;
+}
+
 struct ArenaFill {
   unsigned Arg;
   uint64_t Base, Pointer;
@@ -308,12 +417,27 @@ struct ArenaFill {
   /// PointeeMid + W * 1 MiB (into the pointee arena).
   uint64_t PointeeMid = 0;
   bool IsPointee = false; // this arena is what such pointers point to
+  Layout L = Layout::Data;
+  uint32_t Bound = 1; // Small32: values below this
 };
 
 /// Pointee arena of pointer argument I (far from the argument arenas).
 inline uint64_t pointeeBase(unsigned I) { return arenaBase(512 + I); }
 
 void fillArena(const ArenaFill &A, int64_t Off, uint8_t *Out, size_t N) {
+  if (!A.PointeeMid && A.L != Layout::Data) {
+    unsigned ES = A.L == Layout::Iota64 || A.L == Layout::Ramp64 ? 8 : 4;
+    for (size_t Done = 0; Done < N;) {
+      int64_t O = Off + int64_t(Done);
+      int64_t E = O >= 0 ? O / ES : -((-O + ES - 1) / ES);
+      unsigned In = unsigned(O - E * ES);
+      int64_t V = layoutElement(A.L, E, A.Seed, A.Stream, A.Bound);
+      size_t Take = std::min<size_t>(ES - In, N - Done);
+      std::memcpy(Out + Done, reinterpret_cast<uint8_t *>(&V) + In, Take);
+      Done += Take;
+    }
+    return;
+  }
   if (!A.PointeeMid) {
     fillBytes(A.P, A.Seed, A.Stream, Off, Out, N, A.Consts);
     return;
@@ -491,7 +615,7 @@ intervals(const std::map<uint64_t, Discovery::Bits> &Chunks, uint64_t Base,
 DiscoveryResult discover(emu::Emulator &Emu, const KernelInfo &K,
                          const emu::Dispatch &D, ArrayRef<ArenaFill> Arenas,
                          const Tier1Options &O, bool Profile, uint64_t Poison,
-                         bool TrackOwners = false) {
+                         bool TrackOwners = false, unsigned Interleave = 0) {
   DiscoveryResult Res;
   std::vector<std::pair<uint64_t, uint64_t>> PreMap;
   for (unsigned Attempt = 0; Attempt < 6; ++Attempt) {
@@ -515,6 +639,10 @@ DiscoveryResult discover(emu::Emulator &Emu, const KernelInfo &K,
     RO.Threads = 1;
     RO.Budget = O.Budget;
     RO.Profile = Profile;
+    if (Interleave) {
+      RO.InterleaveEvery = Interleave;
+      RO.InterleaveAtomics = true;
+    }
     Res.RR = Emu.run(K, D, Mem, RO);
     Mem.Obs = nullptr;
     Res.Overflow = Obs.Overflow;
@@ -739,7 +867,14 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
                         .str());
 
   uint32_t Static = K.KD.GroupSegmentFixedSize;
-  auto makeDispatch = [&](const Shape &S, ArrayRef<uint64_t> SlotValues) {
+  // Pointer arguments whose buffers hold pointers (found below when K0
+  // dereferences what it loads from them).
+  std::set<unsigned> PtrArrays;
+  // Added to every buffer pointer (one extra input): bits 32..34 set, as
+  // any allocation may have them (the arenas' pointers have them clear).
+  uint64_t PointerShift = 0;
+  auto makeDispatch = [&](const Shape &S, ArrayRef<uint64_t> SlotValues,
+                          bool Padding = false) {
     emu::Dispatch D;
     D.Workgroups = S.Grid;
     D.WorkgroupSize = S.Block;
@@ -756,7 +891,8 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       std::memcpy(D.Kernarg.data() + Off, &V, N);
     };
     for (const PtrArg &P : Model.Ptrs)
-      put(P.Offset, arenaPointer(P.Arg), 8);
+      put(P.Offset,
+          arenaPointer(P.Arg) + (PtrArrays.count(P.Arg) ? 0 : PointerShift), 8);
     if (!Model.Lds.empty()) {
       uint64_t Per = D.DynamicLds / Model.Lds.size() / 16 * 16;
       for (size_t I = 0; I < Model.Lds.size(); ++I) {
@@ -768,16 +904,28 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
     for (size_t I = 0; I < Model.Slots.size(); ++I)
       put(Model.Slots[I].Offset, SlotValues[I], Model.Slots[I].Size);
     padKernarg(D.Kernarg, K.Meta->KernargSegmentSize);
+    if (Padding) {
+      // Bytes of no argument (alignment padding, the high bytes of a
+      // dword that holds a char or short) are whatever the runtime's buffer
+      // held: not zero here, so a candidate that reads them is caught.
+      std::vector<bool> Used(D.Kernarg.size());
+      for (const KernelArgMetadata &A : K.Meta->Args)
+        for (uint64_t B = A.Offset; B < A.Offset + A.Size && B < Used.size();
+             ++B)
+          Used[B] = true;
+      for (size_t B = 0; B < Used.size(); ++B)
+        if (!Used[B])
+          D.Kernarg[B] = uint8_t(0xa5 ^ (B * 0x3b));
+    }
     return D;
   };
-  // Pointer arguments whose buffers hold pointers (found below when K0
-  // dereferences what it loads from them).
-  std::set<unsigned> PtrArrays;
   auto arenas = [&](Pattern P, uint64_t Seed) {
     std::vector<ArenaFill> A;
     for (const PtrArg &Ptr : Model.Ptrs) {
       ArenaFill F{Ptr.Arg, arenaBase(Ptr.Arg), arenaPointer(Ptr.Arg), P, Seed,
                   Ptr.Arg, Consts};
+      if (!PtrArrays.count(Ptr.Arg))
+        F.Pointer += PointerShift;
       if (PtrArrays.count(Ptr.Arg)) {
         uint64_t PB = pointeeBase(Ptr.Arg);
         F.PointeeMid = PB + ArenaPointerOffset;
@@ -1106,6 +1254,322 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
   }
   if (O.Aliasing && !Inputs.empty())
     addAliasingInputs(Inputs, InputData);
+
+  // Extra inputs, after the seeded and the aliasing ones (a candidate those
+  // reject keeps its evidence):
+  //  - structured: count scalars small and unequal to each other (a swapped
+  //    subtraction of two counts differs), and every pointer argument gets
+  //    the buffer layout (index-like data: row pointers, identity
+  //    permutations, indices below the counts, ones; or the usual floats)
+  //    under which K0 executes the most instructions, chosen greedily one
+  //    argument at a time on the smallest shape, then also run on an odd
+  //    multi-workgroup shape;
+  //  - large integers (dividends of integer-division expansions) with small
+  //    data scalars (divisors that divide them), and f32 denormals; both
+  //    with garbage in the kernarg bytes of no argument.
+  auto addExtraInputs = [&]() {
+    auto smallCounts = [&](const Shape &S, bool FirstN) {
+      static const uint64_t Small[] = {5, 3, 7, 2, 6, 4, 9, 11, 13, 8};
+      std::vector<uint64_t> V(Model.Slots.size());
+      uint64_t N = uint64_t(S.Grid[0]) * S.Block[0];
+      unsigned C = 0;
+      for (size_t I = 0; I < Model.Slots.size(); ++I) {
+        if (!Model.Slots[I].Control)
+          continue;
+        V[I] = FirstN && C == 0
+                   ? (N > 3 ? N - 3 : N)
+                   : Small[(C - (FirstN ? 1 : 0)) % std::size(Small)] +
+                         10 * (C / std::size(Small));
+        ++C;
+      }
+      return V;
+    };
+    auto bound = [&](ArrayRef<uint64_t> V) {
+      uint64_t B = 64;
+      for (size_t I = 0; I < Model.Slots.size(); ++I)
+        if (Model.Slots[I].Control && V[I])
+          B = std::min(B, V[I]);
+      return uint32_t(B);
+    };
+    // Data scalars: from the pattern, divisors of the large integers, or
+    // 1..4 (distinct neighbours; index-like data scalars: a base, a
+    // leading dimension, a mode).
+    enum DataMode { FromPattern, Divisors, OneToFour };
+    auto dataSlots = [&](std::vector<uint64_t> &V, Pattern P, uint64_t SeedV,
+                         DataMode Mode) {
+      unsigned D = 0;
+      for (size_t I = 0; I < Model.Slots.size(); ++I) {
+        if (Model.Slots[I].Control)
+          continue;
+        static const uint64_t Div[] = {2, 3, 4, 6, 12, 5, 10};
+        V[I] = Mode == Divisors
+                   ? Div[fillWord(Pattern::SmallInts, SeedV, 0x5ca1a7 + I, 0) %
+                         std::size(Div)]
+               : Mode == OneToFour
+                   ? 1 + (D++ + 1) % 4
+                   : fillWord(P, SeedV, 0x5ca1a7 + I, 0, Consts);
+        unsigned Sz = Model.Slots[I].Size;
+        V[I] &= Sz == 8 ? ~0ull : (1ull << (8 * Sz)) - 1;
+      }
+    };
+    auto withLayouts = [&](Pattern P, uint64_t SeedV, ArrayRef<Layout> Ls,
+                           uint32_t Bound) {
+      std::vector<ArenaFill> A = arenas(P, SeedV);
+      for (ArenaFill &F : A)
+        for (size_t J = 0; J < Model.Ptrs.size(); ++J)
+          if (!F.PointeeMid && !F.IsPointee && F.Arg == Model.Ptrs[J].Arg) {
+            F.L = Ls[J];
+            F.Bound = Bound;
+          }
+      return A;
+    };
+    auto add = [&](const Shape &S, Pattern P, uint64_t SeedV,
+                   ArrayRef<uint64_t> V, ArrayRef<Layout> Ls, bool Padding,
+                   const std::string &What, uint32_t Bound = 0,
+                   unsigned Interleave = 0) {
+      TestInput In;
+      In.From = TestInput::Synthesized;
+      std::string Scalars;
+      for (size_t I = 0; I < V.size() && I < 8; ++I)
+        Scalars += formatv(" {0:x}", V[I]).str();
+      if (V.size() > 8)
+        Scalars += " ...";
+      In.Name = formatv("tier1 #{0}: {1}; {2} (seed {3}){4}{5}",
+                        Inputs.size() + Dropped, S.str(), What, SeedV,
+                        Scalars.empty() ? "" : "; scalars", Scalars)
+                    .str();
+      In.Image.Kernel = K.Name;
+      In.Image.Launch = makeDispatch(S, V, Padding);
+      In.PoisonSeed = poisonFor(SeedV);
+      In.InterleaveEvery = Interleave;
+      auto A = withLayouts(P, SeedV, Ls, Bound ? Bound : bound(V));
+      DiscoveryResult R = discover(Emu, K, In.Image.Launch, A, O, false,
+                                   In.PoisonSeed, false, Interleave);
+      if (!R.RR.ok() || R.Overflow) {
+        ++Dropped;
+        Notes.push_back(formatv("dropped {0}: K0 {1}", In.Name,
+                                R.Overflow ? std::string("touches more than "
+                                                         "the footprint limit")
+                                           : R.RR.Message)
+                            .str());
+        return;
+      }
+      In.Footprints = R.FP;
+      buildRegions(In, A, O.GuardBytes);
+      Inputs.push_back(std::move(In));
+    };
+
+    // The smallest and the odd multi-workgroup shape, unless K0 ran on
+    // none of the seeded inputs of that shape (whole-wave kernels such as
+    // MFMA ones refuse partial waves): then the kept shape with the fewest
+    // work-items, and the one with the most workgroups.
+    auto kept = [&](const Shape &S) {
+      for (const TestInput &In : Inputs)
+        if (In.Image.Launch.Workgroups == S.Grid &&
+            In.Image.Launch.WorkgroupSize == S.Block)
+          return true;
+      return Inputs.empty();
+    };
+    Shape Small = Shapes[0];
+    Shape Odd = Shapes[std::min<size_t>(2, Shapes.size() - 1)];
+    auto items = [](const Shape &S) {
+      return uint64_t(S.Grid[0]) * S.Grid[1] * S.Grid[2] * S.Block[0] *
+             S.Block[1] * S.Block[2];
+    };
+    auto groups = [](const Shape &S) {
+      return uint64_t(S.Grid[0]) * S.Grid[1] * S.Grid[2];
+    };
+    if (!kept(Small) || !kept(Odd)) {
+      std::vector<Shape> Kept;
+      for (const Shape &S : Shapes)
+        if (kept(S))
+          Kept.push_back(S);
+      if (!Kept.empty()) {
+        if (!kept(Small))
+          Small = *std::min_element(Kept.begin(), Kept.end(),
+                                    [&](const Shape &A, const Shape &B) {
+                                      return items(A) < items(B);
+                                    });
+        if (!kept(Odd))
+          Odd = *std::max_element(Kept.begin(), Kept.end(),
+                                  [&](const Shape &A, const Shape &B) {
+                                    return groups(A) < groups(B);
+                                  });
+      }
+    }
+    // Greedy layout choice on the smallest shape: the number of distinct
+    // instructions K0 executes (inputs on which K0 fails count 0).
+    const uint64_t GSeed = 9001;
+    Tier1Options GO = O;
+    GO.MaxFootprint = std::min<uint64_t>(O.MaxFootprint, 16 << 20);
+    GO.Budget = std::min<uint64_t>(O.Budget, 1 << 18);
+    auto reach = [&](ArrayRef<uint64_t> V, ArrayRef<Layout> L) -> size_t {
+      DiscoveryResult R =
+          discover(Emu, K, makeDispatch(Small, V),
+                   withLayouts(Pattern::Floats32, GSeed, L, bound(V)), GO, true,
+                   poisonFor(GSeed));
+      return R.RR.ok() && !R.Overflow ? R.Profile.size() : 0;
+    };
+    // One structured input per data-scalar mode: data scalars from the
+    // f32 pattern on the smallest shape, data scalars 1..4 (index-like:
+    // bases, leading dimensions, modes) on the odd multi-workgroup shape;
+    // counts and layouts chosen for each mode on the smallest shape.
+    for (DataMode DM : {FromPattern, OneToFour}) {
+      std::vector<Layout> Ls(Model.Ptrs.size(), Layout::Data);
+      bool FirstN = true;
+      std::vector<uint64_t> V;
+      size_t Best = 0;
+      for (bool F : {true, false}) {
+        std::vector<uint64_t> V2 = smallCounts(Small, F);
+        dataSlots(V2, Pattern::Floats32, GSeed, DM);
+        size_t R2 = reach(V2, Ls);
+        if (V.empty() || R2 > Best) {
+          Best = R2;
+          V = V2;
+          FirstN = F;
+        }
+      }
+      for (size_t J = 0; J < Model.Ptrs.size() && J < 8; ++J) {
+        if (PtrArrays.count(Model.Ptrs[J].Arg))
+          continue;
+        for (unsigned L = 1; L < NumLayouts; ++L) {
+          std::vector<Layout> Try = Ls;
+          Try[J] = Layout(L);
+          if (size_t R = reach(V, Try); R > Best) {
+            Best = R;
+            Ls = Try;
+          }
+        }
+      }
+      std::string What = "structured:";
+      bool AnyLayout = false;
+      for (size_t J = 0; J < Ls.size(); ++J)
+        if (Ls[J] != Layout::Data) {
+          What += formatv(" arg{0} {1}", Model.Ptrs[J].Arg, layoutName(Ls[J]))
+                      .str();
+          AnyLayout = true;
+        }
+      What += AnyLayout ? ", others f32 values" : " f32 values, small counts";
+      if (DM == FromPattern) {
+        add(Small, Pattern::Floats32, GSeed, V, Ls, false, What);
+      } else {
+        std::vector<uint64_t> V2 = smallCounts(Odd, FirstN);
+        dataSlots(V2, Pattern::Floats32, GSeed + 1, DM);
+        add(Odd, Pattern::Floats32, GSeed + 1, V2, Ls, false,
+            What + ", data scalars 1..4");
+      }
+    }
+    std::vector<Layout> Plain(Model.Ptrs.size(), Layout::Data);
+    {
+      // The first count a multiple of 12 (a count divided by a data
+      // scalar: the estimate of n / d is one low exactly when d divides n).
+      std::vector<uint64_t> V3 = smallCounts(Small, true);
+      for (size_t I = 0; I < Model.Slots.size(); ++I)
+        if (Model.Slots[I].Control) {
+          if (V3[I] >= 12)
+            V3[I] -= V3[I] % 12;
+          break;
+        }
+      dataSlots(V3, Pattern::WideInts, GSeed + 2, Divisors);
+      add(Small, Pattern::WideInts, GSeed + 2, V3, Plain, true,
+          "large integers, small data scalars, kernarg padding set");
+    }
+    {
+      // Data scalars 1.0 (in their width): a scale keeps the buffers'
+      // ties and denormals. Pointers with high bits set.
+      std::vector<uint64_t> V4(Model.Slots.size());
+      for (size_t I = 0; I < Model.Slots.size(); ++I) {
+        unsigned Sz = Model.Slots[I].Size;
+        V4[I] = Model.Slots[I].Control ? countOf(Odd, 1) // partial: fills
+                : Sz == 8              ? 0x3ff0000000000000ull
+                : Sz == 4              ? 0x3f800000u
+                : Sz == 2              ? 0x3c00u
+                                       : 1u;
+      }
+      PointerShift = 0x700000000ull;
+      add(Odd, Pattern::Denormals, GSeed + 3, V4, Plain, true,
+          "f32 denormals and rounding ties, data scalars 1.0, kernarg "
+          "padding set, pointers with bits 32..34 set");
+      PointerShift = 0;
+    }
+    {
+      // Data scalars 0 (flags off, zero divisors and scales) and buffers
+      // of 0/1 integers: random data almost never holds a zero.
+      std::vector<uint64_t> V5 = smallCounts(Small, true);
+      for (size_t I = 0; I < Model.Slots.size(); ++I)
+        if (!Model.Slots[I].Control)
+          V5[I] = 0;
+      std::vector<Layout> Bits01(Model.Ptrs.size(), Layout::Small32);
+      for (size_t J = 0; J < Model.Ptrs.size(); ++J)
+        if (PtrArrays.count(Model.Ptrs[J].Arg))
+          Bits01[J] = Layout::Data;
+      add(Small, Pattern::SmallInts, GSeed + 4, V5, Bits01, false,
+          "zero data scalars, 0/1 integers", 2);
+      // Data scalars 1..4 and buffers of 0..3: the smallest values that
+      // are not 0 (loop caps, strides, the last steps of iterations).
+      // The first count 4N + 5: kernels that handle four elements per
+      // work-item have work in every work-item.
+      std::vector<uint64_t> V6 = smallCounts(Odd, true);
+      for (size_t I = 0; I < Model.Slots.size(); ++I)
+        if (Model.Slots[I].Control) {
+          V6[I] = 4 * uint64_t(Odd.Grid[0]) * Odd.Block[0] + 5;
+          break;
+        }
+      dataSlots(V6, Pattern::SmallInts, GSeed + 5, OneToFour);
+      add(Odd, Pattern::SmallInts, GSeed + 5, V6, Bits01, false,
+          "data scalars 1..4, integers 0..3", 4);
+      // Every count 0: empty loops and `k > 0` tests of kernels with one
+      // count (the seeded inputs give the first count N).
+      std::vector<uint64_t> V9(Model.Slots.size(), 0);
+      dataSlots(V9, Pattern::Floats32, GSeed + 8, FromPattern);
+      bool AnyCount = false;
+      for (const ScalarSlot &Sl : Model.Slots)
+        AnyCount |= Sl.Control;
+      if (AnyCount)
+        add(Small, Pattern::Floats32, GSeed + 8, V9, Plain, false,
+            "f32 values, every count 0");
+      // Interleaved wave scheduling (emulator): the waves of up to four
+      // workgroups take turns every 3 instructions and after every atomic,
+      // so compare-and-swap loops also retry because of other waves.
+      std::vector<uint64_t> V10(Model.Slots.size());
+      for (size_t I = 0; I < Model.Slots.size(); ++I)
+        V10[I] = Model.Slots[I].Control ? countOf(Odd, 0) : 0;
+      dataSlots(V10, Pattern::Floats32, GSeed + 9, FromPattern);
+      add(Odd, Pattern::Floats32, GSeed + 9, V10, Plain, false,
+          "f32 values, interleaved waves", 0, 3);
+    }
+    // A tall block (x = 1, y >= 513) for kernels that read the y
+    // work-item id: the sign bit of the 10-bit y field (a signed extract
+    // of it) and y-dependent bounds are exercised only there.
+    uint32_t MaxFlat =
+        K.Meta->MaxFlatWorkgroupSize
+            ? std::min<uint32_t>(K.Meta->MaxFlatWorkgroupSize, 1024)
+            : 1024;
+    if (!K.Meta->ReqdWorkgroupSize && K.KD.enableVgprWorkitemId() >= 1 &&
+        MaxFlat >= 256) {
+      // The usual 2-D block, 32 x 8: x ids up to 31 (a tile's rows past
+      // the other shapes' widths).
+      Shape Wide{{2, 2, 1}, {32, 8, 1}, 1};
+      std::vector<uint64_t> V8(Model.Slots.size());
+      for (size_t I = 0; I < Model.Slots.size(); ++I)
+        V8[I] = Model.Slots[I].Control ? countOf(Wide, 0) : 0;
+      dataSlots(V8, Pattern::Floats32, GSeed + 7, FromPattern);
+      add(Wide, Pattern::Floats32, GSeed + 7, V8, Plain, false,
+          "f32 values, 32x8 blocks");
+    }
+    if (!K.Meta->ReqdWorkgroupSize && K.KD.enableVgprWorkitemId() >= 1 &&
+        MaxFlat >= 520) {
+      Shape Tall{{1, 1, 1}, {1, MaxFlat, 1}, 1};
+      std::vector<uint64_t> V7(Model.Slots.size());
+      for (size_t I = 0; I < Model.Slots.size(); ++I)
+        V7[I] = Model.Slots[I].Control ? uint64_t(MaxFlat) : 0;
+      dataSlots(V7, Pattern::Floats32, GSeed + 6, FromPattern);
+      add(Tall, Pattern::Floats32, GSeed + 6, V7, Plain, false,
+          "f32 values, a tall block");
+    }
+  };
+  if (O.Extra)
+    addExtraInputs();
   if (Inputs.empty())
     return createStringError(
         formatv("no synthesized input runs K0 cleanly ({0} tried); give "
@@ -1121,8 +1585,12 @@ std::string describeAddress(const TestInput &In, uint64_t Addr) {
     if (Addr >= R.Base && Addr - R.Base < std::max<uint64_t>(R.Size, 1))
       Best = &R;
   for (const Footprint &F : In.Footprints) {
-    if (Addr >= F.Pointer - ArenaPointerOffset &&
-        Addr - (F.Pointer - ArenaPointerOffset) < ArenaSpan) {
+    // The arena that holds the pointer (pointers may be shifted in it).
+    uint64_t Base =
+        F.Pointer < ArenaStart
+            ? F.Pointer - ArenaPointerOffset
+            : (F.Pointer - ArenaStart) / ArenaSpan * ArenaSpan + ArenaStart;
+    if (Addr >= Base && Addr - Base < ArenaSpan) {
       int64_t Rel = int64_t(Addr - F.Pointer);
       return formatv("arg{0} pointer{1}{2:x-} ({3})", F.Arg, Rel < 0 ? "-0x" : "+0x",
                      uint64_t(Rel < 0 ? -Rel : Rel),

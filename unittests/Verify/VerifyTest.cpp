@@ -408,6 +408,83 @@ TEST(Tier1, FootprintsAndGuards) {
     EXPECT_FALSE(llvm::StringRef(T.Name).contains("aliased")) << T.Name;
 }
 
+// The extra inputs come after the seeded and aliasing ones (the evidence of
+// candidates those reject does not change) and do what their names say.
+TEST(Tier1, ExtraInputs) {
+  auto CO = CodeObject::load(test::testKernel("manyargs-gfx942-v5.hsaco"));
+  ASSERT_TRUE(bool(CO));
+  const KernelInfo *K = (*CO)->kernel("mixed_scalars");
+  ASSERT_TRUE(K);
+  std::vector<std::string> Notes;
+  auto In = synthesizeInputs(**CO, *K, Tier1Options(), Notes);
+  ASSERT_TRUE(bool(In)) << llvm::toString(In.takeError());
+  size_t FirstExtra = In->size(), LastSeeded = 0;
+  bool Padding = false, Shifted = false, ZeroCounts = false, Zeros = false;
+  bool Structured = false;
+  for (size_t I = 0; I < In->size(); ++I) {
+    const TestInput &T = (*In)[I];
+    llvm::StringRef Name(T.Name);
+    const std::vector<uint8_t> &KA = T.Image.Launch.Kernarg;
+    bool Extra = Name.contains("structured") || Name.contains("every count") ||
+                 Name.contains("denormals") ||
+                 Name.contains("large integers") ||
+                 Name.contains("data scalars") || Name.contains("interleaved");
+    if (Name.contains("interleaved"))
+      EXPECT_GT(T.InterleaveEvery, 0u);
+    else
+      EXPECT_EQ(T.InterleaveEvery, 0u);
+    if (Extra)
+      FirstExtra = std::min(FirstExtra, I);
+    else
+      LastSeeded = I;
+    uint64_t X;
+    std::memcpy(&X, KA.data() + 8, 8); // const float *x
+    int32_t N;
+    std::memcpy(&N, KA.data() + 68, 4); // int n, the only count
+    if (Name.contains("kernarg padding set")) {
+      // c is at 0, x at 8: bytes 1..7 belong to no argument.
+      Padding = true;
+      for (unsigned B = 1; B < 8; ++B)
+        EXPECT_NE(KA[B], 0) << T.Name;
+    } else {
+      for (unsigned B = 1; B < 8; ++B)
+        EXPECT_EQ(KA[B], 0) << T.Name;
+    }
+    if (Name.contains("pointers with bits 32..34 set")) {
+      Shifted = true;
+      EXPECT_EQ(X & 0x700000000ull, 0x700000000ull);
+      ASSERT_FALSE(T.Footprints.empty());
+      EXPECT_GT(T.Footprints[0].bytes(), 0u);
+      EXPECT_EQ(T.Footprints[0].Pointer, X);
+    } else {
+      EXPECT_EQ(X & 0x700000000ull, 0u) << T.Name;
+    }
+    if (Name.contains("every count 0")) {
+      ZeroCounts = true;
+      EXPECT_EQ(N, 0);
+    }
+    if (Name.contains("zero data scalars")) {
+      Zeros = true;
+      EXPECT_EQ(KA[0], 0);  // signed char c
+      EXPECT_EQ(KA[64], 0); // unsigned char flag
+      EXPECT_GT(N, 0);
+    }
+    Structured |= Name.contains("structured");
+  }
+  EXPECT_LT(LastSeeded, FirstExtra);
+  EXPECT_TRUE(Padding);
+  EXPECT_TRUE(Shifted);
+  EXPECT_TRUE(ZeroCounts);
+  EXPECT_TRUE(Zeros);
+  EXPECT_TRUE(Structured);
+
+  Tier1Options NoExtra;
+  NoExtra.Extra = false;
+  auto In2 = synthesizeInputs(**CO, *K, NoExtra, Notes);
+  ASSERT_TRUE(bool(In2)) << llvm::toString(In2.takeError());
+  EXPECT_EQ(In2->size(), FirstExtra);
+}
+
 TEST(Oracle, IdentityAndMutant) {
   std::vector<uint8_t> K0 = readKernel("reduce-gfx942-v5.hsaco");
   OracleOptions O;

@@ -77,6 +77,9 @@ struct ExecOptions {
   uint64_t PoisonSeed = 0;
   double TimeoutSeconds = 120; // child-process executors
   bool Profile = false;         // ExecResult::Profile (emulator)
+  /// Non-zero (emulator): interleaved wave scheduling, a switch every this
+  /// many instructions and after every atomic (emu::RunOptions).
+  unsigned InterleaveEvery = 0;
   /// Non-zero (HIP executor): after the run whose memory is returned, time
   /// the dispatch: TimeWarmup uncounted launches, then TimeReps timed ones,
   /// each on the same before-state (ExecResult::Timing). The emulator

@@ -73,6 +73,11 @@ struct TestInput {
   /// Seed of the undefined initial state (registers, LDS, scratch): the same
   /// for K0 and K1 on this input.
   uint64_t PoisonSeed = 0;
+  /// Emulator: interleaved wave scheduling (emu::RunOptions, docs/emulator.md)
+  /// for K0 and K1 on this input: waves switch every InterleaveEvery
+  /// instructions and after every atomic, so that compare-and-swap loops see
+  /// other waves' atomics. 0: the default schedule.
+  unsigned InterleaveEvery = 0;
   std::vector<Footprint> Footprints;
   /// Tier 2: the after-state recorded by the capture (same order as the
   /// image's Buffer regions); empty when not recorded.
@@ -90,6 +95,11 @@ struct Tier1Options {
   /// argument (not for .is_restrict arguments); off: --assume-noalias.
   bool Aliasing = true;
   unsigned MaxAliasing = 4; // aliasing inputs at most
+  /// Six extra inputs after those: structured (index-like buffers chosen
+  /// by K0's reach, small unequal counts) on two shapes, large integers,
+  /// f32 denormals, zero data scalars with 0/1 buffers, data scalars 1..4
+  /// with buffers of 0..3.
+  bool Extra = true;
 };
 
 struct OracleOptions {
