@@ -304,14 +304,18 @@ std::string who(const GlobalShadow &S, uint64_t T, const Accessor &A) {
 // true; otherwise changes nothing and returns false (access() then reports).
 // A whole-wave access checks 64 dwords: this skips the message machinery.
 // Own is the tag the access updates (reader tag of a load, writer tag of a
-// store), Other the value of the other one.
+// store), Other the value of the other one. Merged: a load's reader tag
+// was already merged (several threads: checkGlobalShadow publishes first).
 inline bool quietVectorAccess(std::atomic<uint64_t> &Own, uint64_t Other,
-                              const Accessor &A, bool Write, unsigned Mask) {
+                              const Accessor &A, bool Write, unsigned Mask,
+                              bool Merged) {
   if (!Write) {
     uint64_t T = Other;
     if (T && (tagMask(T) & Mask) &&
         ((T & FDirty) || (!(T & FAtomic) && tagWG(T) != A.WG1)))
       return false;
+    if (Merged)
+      return true;
     uint64_t R = Own.load(std::memory_order_relaxed);
     uint64_t NR = mergeReader(R, A, Mask);
     if (NR != R)
@@ -347,9 +351,17 @@ std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
     std::atomic<uint64_t> &RT = RS.rtag(Dw);
     uint64_t R = RT.load(std::memory_order_relaxed);
     uint64_t NR = mergeReader(R, A, Mask);
-    if (NR != R) // the store orders with a writer's load of RT (Dekker)
-      RT.store(NR, S.Concurrent ? std::memory_order_seq_cst
-                                : std::memory_order_relaxed);
+    // The store orders with a writer's load of RT (Dekker). Between threads
+    // it is a compare-and-swap: two readers merging at once must not lose
+    // one's tag (a later store would miss its write-after-read race).
+    if (!S.Concurrent) {
+      if (NR != R)
+        RT.store(NR, std::memory_order_relaxed);
+    } else {
+      while (NR != R &&
+             !RT.compare_exchange_weak(R, NR, std::memory_order_seq_cst))
+        NR = mergeReader(R, A, Mask);
+    }
     uint64_t T = RS.wload(Dw);
     if (!T || !(tagMask(T) & Mask))
       return "";
@@ -476,8 +488,10 @@ void checkGlobalShadow(Wave &W, const Inst &I) {
         std::atomic<uint64_t> &RT = RS->rtag((B - RS->Base) / 4);
         uint64_t R = RT.load(std::memory_order_relaxed);
         uint64_t NR = mergeReader(R, A, Mask);
-        if (NR != R)
-          RT.store(NR, std::memory_order_relaxed);
+        // Compare-and-swap: another thread's reader may merge at once.
+        while (NR != R &&
+               !RT.compare_exchange_weak(R, NR, std::memory_order_relaxed))
+          NR = mergeReader(R, A, Mask);
       }
       std::atomic_thread_fence(std::memory_order_seq_cst);
     }
@@ -508,7 +522,8 @@ void checkGlobalShadow(Wave &W, const Inst &I) {
         size_t K = Dw % RegionShadow::PageDwords;
         uint64_t Other =
             OtherPg ? OtherPg->T[K].load(std::memory_order_relaxed) : 0;
-        if (quietVectorAccess(OwnPg->T[K], Other, A, X.Write, Mask))
+        if (quietVectorAccess(OwnPg->T[K], Other, A, X.Write, Mask,
+                              S.Concurrent))
           continue;
       }
       std::string Err = access(S, *RS, A, X, Dw, Mask);
