@@ -870,8 +870,10 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
   // Pointer arguments whose buffers hold pointers (found below when K0
   // dereferences what it loads from them).
   std::set<unsigned> PtrArrays;
-  // Added to every buffer pointer (one extra input): bits 32..34 set, as
-  // any allocation may have them (the arenas' pointers have them clear).
+  // Added to every buffer pointer (one extra input): bits 32..34 and 12
+  // set, as any allocation may have them (the arenas' pointers have them
+  // clear, and their low dword is 0: a candidate that drops the low half of
+  // a 64-bit pointer add is caught only with a non-zero one).
   uint64_t PointerShift = 0;
   auto makeDispatch = [&](const Shape &S, ArrayRef<uint64_t> SlotValues,
                           bool Padding = false) {
@@ -1486,10 +1488,10 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
                 : Sz == 2              ? 0x3c00u
                                        : 1u;
       }
-      PointerShift = 0x700000000ull;
+      PointerShift = 0x700001000ull;
       add(Odd, Pattern::Denormals, GSeed + 3, V4, Plain, true,
           "f32 denormals and rounding ties, data scalars 1.0, kernarg "
-          "padding set, pointers with bits 32..34 set");
+          "padding set, pointers with bits 12 and 32..34 set");
       PointerShift = 0;
     }
     {
