@@ -1026,15 +1026,38 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
   Threads = std::min<uint64_t>(Threads, NumWG);
   std::atomic<uint64_t> Next{0};
   std::vector<Ctx> Ctxs(Threads + (Timed ? 1 : 0));
+  // Workgroup L's initial state: ids, zeroed LDS and its race shadows, and
+  // every wave's registers per the dispatch (initWave).
+  auto startWorkgroup = [&](Workgroup &WG,
+                            std::vector<std::unique_ptr<Wave>> &Waves,
+                            uint64_t L, Ctx &C) {
+    WG.Linear = L;
+    WG.Id = {uint32_t(L % Pl.Grid[0]), uint32_t(L / Pl.Grid[0] % Pl.Grid[1]),
+             uint32_t(L / (uint64_t(Pl.Grid[0]) * Pl.Grid[1]))};
+    WG.Lds.assign(Pl.LdsSize, 0);
+    WG.LdsWriter.assign((Pl.LdsSize + 3) / 4, 0);
+    WG.LdsReader.assign((Pl.LdsSize + 3) / 4, 0);
+    WG.Epoch = 1;
+    WG.Waves.clear();
+    Waves.resize(WavesPerWG);
+    for (unsigned J = 0; J < WavesPerWG; ++J) {
+      if (!Waves[J])
+        Waves[J] = std::make_unique<Wave>();
+      Wave &W = *Waves[J];
+      W.SB = Scoreboard();
+      W.C = &C;
+      initWave(W, Pl, WG, J, Items);
+      W.Executed = 0;
+      WG.Waves.push_back(&W);
+    }
+  };
   auto Worker = [&](unsigned T) {
     Ctx &C = Ctxs[T];
     C.Sh = &Sh;
     if (Timed) // timing mode: report memory lines
       C.Sink = Timed->functionalSink(T, Threads);
     Workgroup WG;
-    std::vector<std::unique_ptr<Wave>> Waves;
-    for (unsigned J = 0; J < WavesPerWG; ++J)
-      Waves.push_back(std::make_unique<Wave>());
+    std::vector<std::unique_ptr<Wave>> Waves; // allocated by startWorkgroup
     for (;;) {
       uint64_t L = Next.fetch_add(1);
       if (L >= NumWG || Sh.stopped(L))
@@ -1042,22 +1065,7 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
       if (Timed && Timed->modelled(L)) // run by the cost model below
         continue;
       C.WgLinear = L;
-      WG.Linear = L;
-      WG.Id = {uint32_t(L % Pl.Grid[0]), uint32_t(L / Pl.Grid[0] % Pl.Grid[1]),
-               uint32_t(L / (uint64_t(Pl.Grid[0]) * Pl.Grid[1]))};
-      WG.Lds.assign(Pl.LdsSize, 0);
-      WG.LdsWriter.assign((Pl.LdsSize + 3) / 4, 0);
-      WG.LdsReader.assign((Pl.LdsSize + 3) / 4, 0);
-      WG.Epoch = 1;
-      WG.Waves.clear();
-      for (unsigned J = 0; J < WavesPerWG; ++J) {
-        Wave &W = *Waves[J];
-        W.SB = Scoreboard();
-        W.C = &C;
-        initWave(W, Pl, WG, J, Items);
-        W.Executed = 0;
-        WG.Waves.push_back(&W);
-      }
+      startWorkgroup(WG, Waves, L, C);
       runWorkgroup(WG, C);
     }
   };
@@ -1074,27 +1082,8 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
       for (unsigned B = 0; B < Batch && First + B < NumWG; ++B) {
         uint64_t L = First + B;
         Workgroup &WG = WGs[B];
-        WG.Linear = L;
-        WG.Id = {uint32_t(L % Pl.Grid[0]),
-                 uint32_t(L / Pl.Grid[0] % Pl.Grid[1]),
-                 uint32_t(L / (uint64_t(Pl.Grid[0]) * Pl.Grid[1]))};
-        WG.Lds.assign(Pl.LdsSize, 0);
-        WG.LdsWriter.assign((Pl.LdsSize + 3) / 4, 0);
-        WG.LdsReader.assign((Pl.LdsSize + 3) / 4, 0);
-        WG.Epoch = 1;
-        WG.Waves.clear();
-        Waves[B].resize(WavesPerWG);
         C.WgLinear = L;
-        for (unsigned J = 0; J < WavesPerWG; ++J) {
-          if (!Waves[B][J])
-            Waves[B][J] = std::make_unique<Wave>();
-          Wave &W = *Waves[B][J];
-          W.SB = Scoreboard();
-          W.C = &C;
-          initWave(W, Pl, WG, J, Items);
-          W.Executed = 0;
-          WG.Waves.push_back(&W);
-        }
+        startWorkgroup(WG, Waves[B], L, C);
         Live.push_back(&WG);
       }
       runInterleaved(Live, C);
