@@ -40,6 +40,19 @@
 // Tags are 64 bits: [31:0] workgroup linear id + 1, [35:32] wave, flags
 // [38:36], byte mask [42:39], barrier epoch [63:43] (saturating).
 //
+// Coarse tags: each aligned block of 64 dwords (256 bytes, what a whole
+// wave's contiguous dword access covers) has one writer and one reader
+// block tag. While every dword of a block has the same tag, the block tag
+// holds it and the per-dword tags are unused, so such an access checks and
+// updates one tag of each kind instead of 64. The first access of a kind
+// that does not cover the whole block with whole dwords (a partial wave, a
+// misaligned run, a scalar access, an atomic, a write-back) splits that
+// kind's block: the block tag is copied into its 64 per-dword tags and
+// becomes Mixed for good. The logical tag of a dword is the block tag, or
+// its own tag when the block is Mixed, and every rule below is applied to
+// logical tags exactly as before (a rule applied to 64 equal tags with the
+// same accessor and byte mask gives 64 equal results).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Internal.h"
@@ -47,6 +60,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <new>
+#include <thread>
 #include <unordered_map>
 
 #include <sys/mman.h>
@@ -68,6 +82,10 @@ constexpr uint64_t FMultiWG = 1ull << 38;   // several workgroups
 constexpr unsigned MaskShift = 39, EpochShift = 43;
 constexpr uint64_t MaskBits = 0xfull << MaskShift;
 constexpr uint32_t MaxEpoch = (1u << 21) - 1;
+
+// Block tag markers (no tag has workgroup field 0). Splitting: one thread
+// copies the block tag into the dword tags; others wait for Mixed.
+constexpr uint64_t Mixed = 1ull << 32, Splitting = 2ull << 32;
 
 uint32_t tagWG(uint64_t T) { return uint32_t(T); }
 unsigned tagWave(uint64_t T) { return (T >> 32) & 0xf; }
@@ -169,19 +187,21 @@ public:
 /// Tags of one writable region. Writer and reader tags are in separate
 /// pages, each allocated when a tag in it is first written: a streamed input
 /// array gets no writer pages and an output array no reader pages, which
-/// halves the tag memory and traffic of such kernels.
+/// halves the tag memory and traffic of such kernels. Block tags (see the
+/// file comment) are in front of them.
 struct RegionShadow {
-  static constexpr unsigned PageDwords = 4096;
+  static constexpr unsigned PageDwords = 4096, BlockDwords = 64;
   struct Page {
     std::atomic<uint64_t> T[PageDwords];
   };
   using Pages = std::unique_ptr<std::atomic<Page *>[]>;
-  uint64_t Base = 0; // dword-aligned
+  uint64_t Base = 0; // 256-byte aligned, so blocks are aligned in memory
   size_t NumPages = 0;
   Pages WPages, RPages;
+  std::atomic<uint64_t> *WBlocks, *RBlocks; // zero: no tag yet
   PageArena &Arena;
   RegionShadow(const Region &Rg, PageArena &Arena) : Arena(Arena) {
-    Base = Rg.Base & ~3ull;
+    Base = Rg.Base & ~255ull;
     uint64_t Dwords = (Rg.Base + Rg.Size - Base + 3) / 4;
     NumPages = (Dwords + PageDwords - 1) / PageDwords;
     WPages.reset(new std::atomic<Page *>[NumPages]);
@@ -190,6 +210,20 @@ struct RegionShadow {
       WPages[K].store(nullptr, std::memory_order_relaxed);
       RPages[K].store(nullptr, std::memory_order_relaxed);
     }
+    // Zero block tags. Pages of blocks are whole.
+    size_t N = std::max<size_t>(NumPages * (PageDwords / BlockDwords), 1);
+    WBlocks = new (std::calloc(N, 8)) std::atomic<uint64_t>[N];
+    RBlocks = new (std::calloc(N, 8)) std::atomic<uint64_t>[N];
+    if (!WBlocks || !RBlocks)
+      throw std::bad_alloc();
+  }
+  ~RegionShadow() {
+    std::free(WBlocks);
+    std::free(RBlocks);
+  }
+  Pages &pages(bool Writer) { return Writer ? WPages : RPages; }
+  std::atomic<uint64_t> *blocks(bool Writer) {
+    return Writer ? WBlocks : RBlocks;
   }
   Page *page(Pages &Ps, size_t P) {
     Page *Pg = Ps[P].load(std::memory_order_seq_cst);
@@ -202,26 +236,63 @@ struct RegionShadow {
       return New;
     return Pg;
   }
-  // Tags to update (their pages are allocated).
-  std::atomic<uint64_t> &wtag(uint64_t Dw) {
-    return page(WPages, Dw / PageDwords)->T[Dw % PageDwords];
+  // The block tag of block Blk, waiting while another thread splits it.
+  // Loads of block tags are seq_cst: a Mixed seen then orders the dword
+  // tags copied before it (and the store-buffering argument goes through
+  // whichever tag an access publishes to).
+  uint64_t block(bool Writer, uint64_t Blk) {
+    std::atomic<uint64_t> &B = blocks(Writer)[Blk];
+    uint64_t V = B.load(std::memory_order_seq_cst);
+    while (V == Splitting) {
+      std::this_thread::yield();
+      V = B.load(std::memory_order_seq_cst);
+    }
+    return V;
   }
-  std::atomic<uint64_t> &rtag(uint64_t Dw) {
-    return page(RPages, Dw / PageDwords)->T[Dw % PageDwords];
+  // Makes the block's dword tags of one kind the logical ones: the block
+  // tag is copied into them (under the Splitting marker, so that no update
+  // of the block tag is lost) and becomes Mixed.
+  void split(bool Writer, uint64_t Blk) {
+    std::atomic<uint64_t> &B = blocks(Writer)[Blk];
+    for (;;) {
+      uint64_t V = block(Writer, Blk);
+      if (V == Mixed)
+        return;
+      uint64_t Dw = Blk * BlockDwords;
+      Page *Pg = page(pages(Writer), Dw / PageDwords);
+      if (!V) { // dword tags of a never-tagged block are zero
+        if (B.compare_exchange_strong(V, Mixed, std::memory_order_seq_cst))
+          return;
+        continue;
+      }
+      if (!B.compare_exchange_strong(V, Splitting, std::memory_order_seq_cst))
+        continue;
+      for (unsigned K = 0; K < BlockDwords; ++K)
+        Pg->T[Dw % PageDwords + K].store(V, std::memory_order_relaxed);
+      B.store(Mixed, std::memory_order_seq_cst);
+      return;
+    }
   }
-  // A tag's value, 0 while its page does not exist. The page pointer is
-  // read seq_cst like the tag: of a reader publishing its tag and a writer
-  // creating the page and then reading the reader tags, one sees the other.
-  static uint64_t load(const Pages &Ps, uint64_t Dw, std::memory_order O) {
-    Page *Pg = Ps[Dw / PageDwords].load(std::memory_order_seq_cst);
+  // Dword tags to update in place (their block is split first).
+  std::atomic<uint64_t> &tag(bool Writer, uint64_t Dw) {
+    split(Writer, Dw / BlockDwords);
+    return page(pages(Writer), Dw / PageDwords)->T[Dw % PageDwords];
+  }
+  std::atomic<uint64_t> &wtag(uint64_t Dw) { return tag(true, Dw); }
+  std::atomic<uint64_t> &rtag(uint64_t Dw) { return tag(false, Dw); }
+  // A dword's logical tag. The page pointer is read seq_cst like the tag:
+  // of a reader publishing its tag and a writer creating the page and then
+  // reading the reader tags, one sees the other.
+  uint64_t load(bool Writer, uint64_t Dw,
+                std::memory_order O = std::memory_order_seq_cst) {
+    uint64_t V = block(Writer, Dw / BlockDwords);
+    if (V != Mixed)
+      return V;
+    Page *Pg = pages(Writer)[Dw / PageDwords].load(std::memory_order_seq_cst);
     return Pg ? Pg->T[Dw % PageDwords].load(O) : 0;
   }
-  uint64_t wload(uint64_t Dw, std::memory_order O = std::memory_order_seq_cst) {
-    return load(WPages, Dw, O);
-  }
-  uint64_t rload(uint64_t Dw, std::memory_order O = std::memory_order_seq_cst) {
-    return load(RPages, Dw, O);
-  }
+  uint64_t wload(uint64_t Dw) { return load(true, Dw); }
+  uint64_t rload(uint64_t Dw) { return load(false, Dw); }
 };
 
 struct GlobalShadow {
@@ -268,16 +339,18 @@ namespace {
 // The shadow of the writable region holding [Addr, Addr+Len), or null.
 RegionShadow *shadowFor(Wave &W, uint64_t Addr, uint64_t Len) {
   Ctx &C = *W.C;
-  if (C.ShadowRegion && C.ShadowRegion->contains(Addr, Len))
-    return C.Shadow;
+  for (unsigned K = 0; K < Ctx::ShadowWays; ++K)
+    if (C.ShadowRegion[K] && C.ShadowRegion[K]->contains(Addr, Len))
+      return C.Shadow[K];
   // Regions are mapped during a run only by a verifier's single-threaded
   // observer, so the lookup does not race with a map().
   Region *R = C.Sh->Mem->find(Addr, Len);
   if (!R || !(R->Perms & PermWrite))
     return nullptr; // read-only memory cannot race
-  C.ShadowRegion = R;
-  C.Shadow = C.Sh->GShadow->get(*R);
-  return C.Shadow;
+  unsigned K = C.ShadowNext++ % Ctx::ShadowWays;
+  C.ShadowRegion[K] = R;
+  C.Shadow[K] = C.Sh->GShadow->get(*R);
+  return C.Shadow[K];
 }
 
 std::string wgName(const GlobalShadow &S, uint32_t WG1) {
@@ -298,35 +371,47 @@ std::string who(const GlobalShadow &S, uint64_t T, const Accessor &A) {
       .str();
 }
 
+// Whether a vector load of Mask's bytes of a dword with writer tag T races
+// (loadMsg() is then not empty; keep the two in step).
+bool vectorLoadRaces(uint64_t T, const Accessor &A, unsigned Mask) {
+  return T && (tagMask(T) & Mask) &&
+         ((T & FDirty) || (!(T & FAtomic) && tagWG(T) != A.WG1));
+}
+
+// Whether a vector store of Mask's bytes of a dword whose writer tag was T
+// and whose reader tag is R races (storeMsg() is then not empty).
+bool vectorStoreRaces(uint64_t T, uint64_t R, const Accessor &A,
+                      unsigned Mask) {
+  return (T && (tagMask(T) & Mask) && ((T & FDirty) || unordered(T, A))) ||
+         readerConflict(R, A, Mask);
+}
+
 // The common case of access() for a vector (not scalar, not atomic) load or
 // store on one host thread: when the dword's tags show no conflict under
 // access()'s rules (keep the two in step), records the access and returns
 // true; otherwise changes nothing and returns false (access() then reports).
 // A whole-wave access checks 64 dwords: this skips the message machinery.
-// Own is the tag the access updates (reader tag of a load, writer tag of a
-// store), Other the value of the other one. Merged: a load's reader tag
-// was already merged (several threads: checkGlobalShadow publishes first).
-inline bool quietVectorAccess(std::atomic<uint64_t> &Own, uint64_t Other,
+// Own is the dword tag the access updates (reader tag of a load, writer tag
+// of a store; null when Merged), Other the logical value of the other one.
+// Merged: a load's reader tag was already merged (several threads:
+// checkGlobalShadow publishes first).
+inline bool quietVectorAccess(std::atomic<uint64_t> *Own, uint64_t Other,
                               const Accessor &A, bool Write, unsigned Mask,
                               bool Merged) {
   if (!Write) {
-    uint64_t T = Other;
-    if (T && (tagMask(T) & Mask) &&
-        ((T & FDirty) || (!(T & FAtomic) && tagWG(T) != A.WG1)))
+    if (vectorLoadRaces(Other, A, Mask))
       return false;
     if (Merged)
       return true;
-    uint64_t R = Own.load(std::memory_order_relaxed);
+    uint64_t R = Own->load(std::memory_order_relaxed);
     uint64_t NR = mergeReader(R, A, Mask);
     if (NR != R)
-      Own.store(NR, std::memory_order_relaxed);
+      Own->store(NR, std::memory_order_relaxed);
     return true;
   }
-  std::atomic<uint64_t> &WT = Own;
+  std::atomic<uint64_t> &WT = *Own;
   uint64_t T = WT.load(std::memory_order_relaxed);
-  if (T && (tagMask(T) & Mask) && ((T & FDirty) || unordered(T, A)))
-    return false;
-  if (readerConflict(Other, A, Mask))
+  if (vectorStoreRaces(T, Other, A, Mask))
     return false;
   uint64_t New = makeTag(A.WG1, A.Wave, A.Epoch, Mask);
   if (T)
@@ -336,17 +421,87 @@ inline bool quietVectorAccess(std::atomic<uint64_t> &Own, uint64_t Other,
   return true;
 }
 
+// Whether T is one of this wave's plain scalar stores.
+bool ownScalar(uint64_t T, const Accessor &A) {
+  return tagWG(T) == A.WG1 && tagWave(T) == (A.Wave & 0xf) && (T & FScalar) &&
+         !(T & FAtomic);
+}
+
+// The race of a load of Mask's bytes of a dword whose writer tag is T, or
+// "". Scalar: a scalar load; Coherent: with glc.
+[[gnu::noinline]] std::string loadMsg(GlobalShadow &S, const Accessor &A,
+                                      uint64_t T, unsigned Mask, bool Scalar,
+                                      bool Coherent) {
+  if (!T || !(tagMask(T) & Mask))
+    return "";
+  // A location updated by another wave's atomic, unordered with this
+  // load, may give any value it held (the compare-and-swap loops of
+  // atomics.hip read it with s_load on purpose), as for vector loads.
+  if (Scalar && !Coherent && !ownScalar(T, A) &&
+      !((T & FAtomic) && unordered(T, A)))
+    return "scalar load of bytes written in this dispatch by " +
+           std::string((T & FScalar) ? "a scalar" : "a vector") +
+           (T & FAtomic ? " atomic" : " store") + " of " +
+           (tagWG(T) == A.WG1 && tagWave(T) == (A.Wave & 0xf)
+                ? std::string("this wave")
+                : formatv("workgroup {0} wave {1}", wgName(S, tagWG(T)),
+                          tagWave(T))
+                      .str()) +
+           ": the scalar cache is not coherent with vector memory or "
+           "other scalar caches and may return stale data";
+  if ((!Scalar || Coherent || !ownScalar(T, A)) && (T & FDirty))
+    return formatv("reads bytes that a scalar store of workgroup {0} wave "
+                   "{1} may still hold in its scalar cache (no s_dcache_wb "
+                   "and s_waitcnt lgkmcnt(0) since)",
+                   wgName(S, tagWG(T)), tagWave(T))
+        .str();
+  if (!(T & FAtomic) && tagWG(T) != A.WG1)
+    return "reads bytes stored by " + who(S, T, A) +
+           ": the read and the store are unordered";
+  return "";
+}
+
+// The race of a store (not atomic) of Mask's bytes of a dword whose writer
+// tag was T before it and whose reader tag is R, or "".
+[[gnu::noinline]] std::string storeMsg(GlobalShadow &S, const Accessor &A,
+                                       uint64_t T, uint64_t R, unsigned Mask,
+                                       bool Scalar, bool Coherent) {
+  if (T && (tagMask(T) & Mask)) {
+    if ((T & FDirty) && !(Scalar && ownScalar(T, A)))
+      return formatv("stores to bytes that a scalar store of workgroup {0} "
+                     "wave {1} may still hold in its scalar cache (its "
+                     "write-back would land after this store)",
+                     wgName(S, tagWG(T)), tagWave(T))
+          .str();
+    if (unordered(T, A))
+      return std::string("stores to bytes ") +
+             (T & FAtomic ? "updated atomically" : "stored") + " by " +
+             who(S, T, A) + ": the two writes are unordered";
+  }
+  if (readerConflict(R, A, Mask)) {
+    if (R & (FMultiWG | FMultiWave) && tagWG(R) == A.WG1 && !(R & FMultiWG))
+      return "stores to bytes read by several waves of this workgroup in "
+             "the same barrier interval: the reads and the store are "
+             "unordered";
+    if (R & FMultiWG)
+      return "stores to bytes read by other workgroups (workgroups are "
+             "ordered only by atomics): the reads and the store are "
+             "unordered";
+    return "stores to bytes read by " + who(S, R, A) +
+           ": the read and the store are unordered";
+  }
+  return "";
+}
+
 // Checks and records one access; returns an error message or "".
 // quietVectorAccess() has the vector load/store rules too.
-std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
-                   const Wave::GlobalAcc &X, uint64_t Dw, unsigned Mask) {
+[[gnu::noinline]] std::string access(GlobalShadow &S, RegionShadow &RS,
+                                     const Accessor &A,
+                                     const Wave::GlobalAcc &X, uint64_t Dw,
+                                     unsigned Mask) {
   bool Scalar = X.Lane >= 64;
   // glc loads miss in the scalar cache; glc stores and atomics go to memory.
   bool Coherent = X.Lane == 65;
-  auto ownScalar = [&](uint64_t T) {
-    return tagWG(T) == A.WG1 && tagWave(T) == (A.Wave & 0xf) && (T & FScalar) &&
-           !(T & FAtomic);
-  };
   if (!X.Write) { // load
     std::atomic<uint64_t> &RT = RS.rtag(Dw);
     uint64_t R = RT.load(std::memory_order_relaxed);
@@ -362,34 +517,7 @@ std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
              !RT.compare_exchange_weak(R, NR, std::memory_order_seq_cst))
         NR = mergeReader(R, A, Mask);
     }
-    uint64_t T = RS.wload(Dw);
-    if (!T || !(tagMask(T) & Mask))
-      return "";
-    // A location updated by another wave's atomic, unordered with this
-    // load, may give any value it held (the compare-and-swap loops of
-    // atomics.hip read it with s_load on purpose), as for vector loads.
-    if (Scalar && !Coherent && !ownScalar(T) &&
-        !((T & FAtomic) && unordered(T, A)))
-      return "scalar load of bytes written in this dispatch by " +
-             std::string((T & FScalar) ? "a scalar" : "a vector") +
-             (T & FAtomic ? " atomic" : " store") + " of " +
-             (tagWG(T) == A.WG1 && tagWave(T) == (A.Wave & 0xf)
-                  ? std::string("this wave")
-                  : formatv("workgroup {0} wave {1}", wgName(S, tagWG(T)),
-                            tagWave(T))
-                        .str()) +
-             ": the scalar cache is not coherent with vector memory or "
-             "other scalar caches and may return stale data";
-    if ((!Scalar || Coherent || !ownScalar(T)) && (T & FDirty))
-      return formatv("reads bytes that a scalar store of workgroup {0} wave "
-                     "{1} may still hold in its scalar cache (no s_dcache_wb "
-                     "and s_waitcnt lgkmcnt(0) since)",
-                     wgName(S, tagWG(T)), tagWave(T))
-          .str();
-    if (!(T & FAtomic) && tagWG(T) != A.WG1)
-      return "reads bytes stored by " + who(S, T, A) +
-             ": the read and the store are unordered";
-    return "";
+    return loadMsg(S, A, RS.wload(Dw), Mask, Scalar, Coherent);
   }
   if (X.Atomic) { // atomics: ordered among themselves
     std::atomic<uint64_t> &WT = RS.wtag(Dw);
@@ -433,32 +561,161 @@ std::string access(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
     T = WT.exchange(New, std::memory_order_seq_cst);
   else if (T != New) // one thread: nobody wrote since the load
     WT.store(New, std::memory_order_relaxed);
-  if (T && (tagMask(T) & Mask)) {
-    if ((T & FDirty) && !(Scalar && ownScalar(T)))
-      return formatv("stores to bytes that a scalar store of workgroup {0} "
-                     "wave {1} may still hold in its scalar cache (its "
-                     "write-back would land after this store)",
-                     wgName(S, tagWG(T)), tagWave(T))
-          .str();
-    if (unordered(T, A))
-      return std::string("stores to bytes ") +
-             (T & FAtomic ? "updated atomically" : "stored") + " by " +
-             who(S, T, A) + ": the two writes are unordered";
+  return storeMsg(S, A, T, RS.rload(Dw), Mask, Scalar, Coherent);
+}
+
+// A vector load or store of the whole block Blk with whole dwords, on the
+// block tags: when the block tag of the access's own kind is Mixed, does
+// nothing and returns false (the caller goes dword by dword). Otherwise
+// records the access, checks it against the other kind's logical tags with
+// access()'s rules, and returns true with the race in Err at dword ErrK of
+// the block. Merged: a load whose reader tag was already published. The
+// other kind is read after the own tag is published (a store's
+// compare-and-swap, or the caller's publish and fence for a load): the
+// store-buffering order of access().
+bool blockAccess(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
+                 bool Write, uint64_t Blk, bool Merged, std::string &Err,
+                 unsigned &ErrK) {
+  constexpr unsigned Full = 0xf;
+  std::atomic<uint64_t> &Own = RS.blocks(Write)[Blk];
+  uint64_t T = 0;          // a store: the writer tag it replaced
+  if (!Write && !Merged) { // one thread
+    uint64_t R = RS.block(false, Blk);
+    if (R == Mixed)
+      return false;
+    uint64_t NR = mergeReader(R, A, Full);
+    if (NR != R)
+      Own.store(NR, std::memory_order_relaxed);
+  } else if (Write) {
+    uint64_t New = makeTag(A.WG1, A.Wave, A.Epoch, Full);
+    T = RS.block(true, Blk);
+    for (;;) {
+      if (T == Mixed)
+        return false;
+      if (T == New)
+        break;
+      if (!S.Concurrent) {
+        Own.store(New, std::memory_order_relaxed);
+        break;
+      }
+      if (Own.compare_exchange_weak(T, New, std::memory_order_seq_cst))
+        break;
+      if (T == Splitting)
+        T = RS.block(true, Blk);
+    }
   }
-  uint64_t R = RS.rload(Dw);
-  if (readerConflict(R, A, Mask)) {
-    if (R & (FMultiWG | FMultiWave) && tagWG(R) == A.WG1 && !(R & FMultiWG))
-      return "stores to bytes read by several waves of this workgroup in "
-             "the same barrier interval: the reads and the store are "
-             "unordered";
-    if (R & FMultiWG)
-      return "stores to bytes read by other workgroups (workgroups are "
-             "ordered only by atomics): the reads and the store are "
-             "unordered";
-    return "stores to bytes read by " + who(S, R, A) +
-           ": the read and the store are unordered";
+  uint64_t Other = RS.block(!Write, Blk);
+  uint64_t Dw0 = Blk * RegionShadow::BlockDwords;
+  for (unsigned K = 0; K < RegionShadow::BlockDwords; ++K) {
+    uint64_t O = Other == Mixed ? RS.load(!Write, Dw0 + K) : Other;
+    if (Write ? vectorStoreRaces(T, O, A, Full) : vectorLoadRaces(O, A, Full)) {
+      Err = Write ? storeMsg(S, A, T, O, Full, false, false)
+                  : loadMsg(S, A, O, Full, false, false);
+      ErrK = K;
+      return true;
+    }
+    if (Other != Mixed)
+      return true;
   }
-  return "";
+  return true;
+}
+
+// Publishes the reader tags of a vector load of [Lo, End) that runs on one
+// of several host threads (checkGlobalShadow then fences).
+void publishReads(RegionShadow &RS, const Accessor &A, uint64_t Lo,
+                  uint64_t End) {
+  for (uint64_t B = Lo & ~255ull; B < End; B += 256) {
+    uint64_t Blk = (B - RS.Base) / 256;
+    uint64_t L = std::max(B, Lo), H = std::min(B + 256, End);
+    if (L == B && H == B + 256) {
+      std::atomic<uint64_t> &BT = RS.RBlocks[Blk];
+      uint64_t R = RS.block(false, Blk);
+      bool Done = false;
+      // Compare-and-swap: another thread's reader may merge at once.
+      while (R != Mixed) {
+        uint64_t NR = mergeReader(R, A, 0xf);
+        if (NR == R ||
+            BT.compare_exchange_weak(R, NR, std::memory_order_relaxed)) {
+          Done = true;
+          break;
+        }
+        if (R == Splitting)
+          R = RS.block(false, Blk);
+      }
+      if (Done)
+        continue;
+    }
+    for (uint64_t D = L & ~3ull; D < H; D += 4) {
+      uint64_t DLo = std::max(D, L), DHi = std::min(D + 4, H);
+      unsigned Mask = ((1u << (DHi - DLo)) - 1) << (DLo - D);
+      std::atomic<uint64_t> &RT = RS.rtag((D - RS.Base) / 4);
+      uint64_t R = RT.load(std::memory_order_relaxed);
+      uint64_t NR = mergeReader(R, A, Mask);
+      while (NR != R &&
+             !RT.compare_exchange_weak(R, NR, std::memory_order_relaxed))
+        NR = mergeReader(R, A, Mask);
+    }
+  }
+}
+
+} // namespace
+
+namespace {
+
+// Reports the race Err of access X at Addr.
+[[gnu::noinline, gnu::cold]] void reportRace(Wave &W, const Inst &I,
+                                             const Wave::GlobalAcc &X,
+                                             uint64_t Addr,
+                                             const std::string &Err) {
+  unsigned Lane = laneOfAccess(W, X, Addr);
+  W.fail(ErrorKind::Race, I,
+         formatv("address {0:x} ({1}): {2}", Addr,
+                 Lane >= 64 ? std::string("scalar")
+                            : "lane " + std::to_string(Lane),
+                 Err)
+             .str());
+}
+
+// Checks and records the bytes [Lo, Hi) of access X in block Blk dword by
+// dword, the access's own kind of tag split; false when a race was
+// reported. Kept out of checkGlobalShadow's whole-block path.
+[[gnu::noinline]] bool checkDwords(Wave &W, const Inst &I, GlobalShadow &S,
+                                   RegionShadow &RS, const Accessor &A,
+                                   const Wave::GlobalAcc &X, uint64_t Blk,
+                                   uint64_t Lo, uint64_t Hi, bool Merged) {
+  bool Quiet = X.Lane < 64 && !X.Atomic && (!S.Concurrent || !X.Write);
+  RegionShadow::Page *OwnPg = nullptr, *OtherPg = nullptr;
+  uint64_t OtherB = 0;
+  size_t PgNo = Blk * RegionShadow::BlockDwords / RegionShadow::PageDwords;
+  if (Quiet) {
+    if (!Merged) {
+      RS.split(X.Write, Blk);
+      OwnPg = RS.page(RS.pages(X.Write), PgNo);
+    }
+    OtherB = RS.block(!X.Write, Blk);
+    if (OtherB == Mixed)
+      OtherPg = RS.pages(!X.Write)[PgNo].load(std::memory_order_seq_cst);
+  }
+  for (uint64_t D = Lo & ~3ull; D < Hi; D += 4) {
+    uint64_t DLo = std::max(D, Lo), DHi = std::min(D + 4, Hi);
+    unsigned Mask = ((1u << (DHi - DLo)) - 1) << (DLo - D);
+    uint64_t Dw = (D - RS.Base) / 4;
+    if (Quiet) {
+      size_t K = Dw % RegionShadow::PageDwords;
+      uint64_t Other = OtherB != Mixed ? OtherB
+                       : OtherPg ? OtherPg->T[K].load(std::memory_order_relaxed)
+                                 : 0;
+      if (quietVectorAccess(OwnPg ? &OwnPg->T[K] : nullptr, Other, A, X.Write,
+                            Mask, Merged))
+        continue;
+    }
+    std::string Err = access(S, RS, A, X, Dw, Mask);
+    if (Err.empty())
+      continue;
+    reportRace(W, I, X, DLo, Err);
+    return false;
+  }
+  return true;
 }
 
 } // namespace
@@ -473,6 +730,7 @@ void checkGlobalShadow(Wave &W, const Inst &I) {
     if (!RS)
       continue;
     uint64_t End = X.Addr + X.Len;
+    bool Vector = X.Lane < 64 && !X.Atomic;
     // One thread: no other thread can change a tag between the look and
     // the update, so the quiet path needs no ordering. Several threads, a
     // vector load: the reader tags of the whole range are published first,
@@ -480,63 +738,26 @@ void checkGlobalShadow(Wave &W, const Inst &I) {
     // writer's exchange and seq_cst load this is the store-buffering
     // argument of access()'s seq_cst store and load per dword, with one
     // fence instead of an exchange per dword.
-    bool Quiet = X.Lane < 64 && !X.Atomic && (!S.Concurrent || !X.Write);
-    if (Quiet && S.Concurrent) {
-      for (uint64_t B = X.Addr & ~3ull; B < End; B += 4) {
-        uint64_t Lo = std::max(B, X.Addr), Hi = std::min(B + 4, End);
-        unsigned Mask = ((1u << (Hi - Lo)) - 1) << (Lo - B);
-        std::atomic<uint64_t> &RT = RS->rtag((B - RS->Base) / 4);
-        uint64_t R = RT.load(std::memory_order_relaxed);
-        uint64_t NR = mergeReader(R, A, Mask);
-        // Compare-and-swap: another thread's reader may merge at once.
-        while (NR != R &&
-               !RT.compare_exchange_weak(R, NR, std::memory_order_relaxed))
-          NR = mergeReader(R, A, Mask);
-      }
+    bool Merged = Vector && !X.Write && S.Concurrent;
+    if (Merged) {
+      publishReads(*RS, A, X.Addr, End);
       std::atomic_thread_fence(std::memory_order_seq_cst);
     }
-    // The access updates its own kind of tag and reads the other kind.
-    RegionShadow::Pages &OwnPs = X.Write ? RS->WPages : RS->RPages;
-    RegionShadow::Pages &OtherPs = X.Write ? RS->RPages : RS->WPages;
-    RegionShadow::Page *OwnPg = nullptr, *OtherPg = nullptr;
-    uint64_t PgNo = 0;
-    if (X.Len >= 64) // a wave's range: fetch its tag lines in parallel
-      for (uint64_t B = X.Addr & ~31ull; B < End; B += 32) {
-        uint64_t Dw = (B < RS->Base ? 0 : B - RS->Base) / 4;
-        size_t P = Dw / RegionShadow::PageDwords,
-               K = Dw % RegionShadow::PageDwords;
-        __builtin_prefetch(&RS->page(OwnPs, P)->T[K], 1);
-        if (RegionShadow::Page *O = OtherPs[P].load(std::memory_order_relaxed))
-          __builtin_prefetch(&O->T[K], 0);
-      }
-    for (uint64_t B = X.Addr & ~3ull; B < End; B += 4) {
-      uint64_t Lo = std::max(B, X.Addr), Hi = std::min(B + 4, End);
-      unsigned Mask = ((1u << (Hi - Lo)) - 1) << (Lo - B);
-      uint64_t Dw = (B - RS->Base) / 4;
-      if (Quiet) {
-        if (!OwnPg || Dw / RegionShadow::PageDwords != PgNo) {
-          PgNo = Dw / RegionShadow::PageDwords;
-          OwnPg = RS->page(OwnPs, PgNo);
-          OtherPg = OtherPs[PgNo].load(std::memory_order_relaxed);
+    for (uint64_t B = X.Addr & ~255ull; B < End; B += 256) {
+      uint64_t Blk = (B - RS->Base) / 256;
+      uint64_t Lo = std::max(B, X.Addr), Hi = std::min(B + 256, End);
+      if (Vector && Lo == B && Hi == B + 256) {
+        unsigned ErrK = 0;
+        std::string Err;
+        if (blockAccess(S, *RS, A, X.Write, Blk, Merged, Err, ErrK)) {
+          if (Err.empty())
+            continue;
+          reportRace(W, I, X, B + 4 * ErrK, Err);
+          return;
         }
-        size_t K = Dw % RegionShadow::PageDwords;
-        uint64_t Other =
-            OtherPg ? OtherPg->T[K].load(std::memory_order_relaxed) : 0;
-        if (quietVectorAccess(OwnPg->T[K], Other, A, X.Write, Mask,
-                              S.Concurrent))
-          continue;
       }
-      std::string Err = access(S, *RS, A, X, Dw, Mask);
-      if (Err.empty())
-        continue;
-      unsigned Lane = laneOfAccess(W, X, Lo);
-      W.fail(ErrorKind::Race, I,
-             formatv("address {0:x} ({1}): {2}", Lo,
-                     Lane >= 64 ? std::string("scalar")
-                                : "lane " + std::to_string(Lane),
-                     Err)
-                 .str());
-      return;
+      if (!checkDwords(W, I, S, *RS, A, X, Blk, Lo, Hi, Merged))
+        return;
     }
   }
 }

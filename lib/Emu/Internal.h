@@ -385,11 +385,17 @@ struct Ctx {
   uint64_t Executed = 0;
   std::vector<uint64_t> Profile;     // by Inst::Index
   std::vector<uint64_t> ApproxCount; // by Inst::Index
-  // One-entry region cache.
-  Region *LastRegion = nullptr;
-  // One-entry cache of the race shadow (GlobalRace.cpp).
-  const Region *ShadowRegion = nullptr;
-  RegionShadow *Shadow = nullptr;
+  // Region cache: a few entries, since a kernel streams several arrays at
+  // once (a one-entry cache missed on every access of vadd-like kernels).
+  static constexpr unsigned RegionWays = 4;
+  Region *LastRegion[RegionWays] = {};
+  unsigned RegionNext = 0;
+  // Cache of the race shadow (GlobalRace.cpp): a few entries, since a
+  // kernel streams several arrays at once and each miss takes a lock.
+  static constexpr unsigned ShadowWays = 4;
+  const Region *ShadowRegion[ShadowWays] = {};
+  RegionShadow *Shadow[ShadowWays] = {};
+  unsigned ShadowNext = 0;
   // Verification hook: per-lane masks of the approximate op being executed.
   bool ApproxPending = false;
   uint32_t ApproxMask[64] = {};
@@ -399,11 +405,12 @@ struct Ctx {
       Sh->Mem->Obs->accessor(WgLinear, Wave, Lane);
       return Sh->Mem->Obs->access(*Sh->Mem, Addr, Len, Write);
     }
-    if (LastRegion && LastRegion->contains(Addr, Len))
-      return LastRegion;
+    for (Region *R : LastRegion)
+      if (R && R->contains(Addr, Len))
+        return R;
     Region *R = Sh->Mem->find(Addr, Len);
     if (R)
-      LastRegion = R;
+      LastRegion[RegionNext++ % RegionWays] = R;
     return R;
   }
 };
