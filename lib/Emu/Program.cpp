@@ -431,7 +431,10 @@ void Program::predecode(Inst &I, ArrayRef<uint8_t> Bytes) {
       VAddr = !(OpName.contains("_SADDR") || OpName.contains("_ST_") ||
                 OpName.ends_with("_ST")) ||
               OpName.contains("_SVS");
-    I.C1 = ((W0 >> 13) & 1) | (VAddr ? 2 : 0) | (SAddr ? 4 : 0);
+    // The LDS-DMA forms: the lds bit (13) of FLAT/GLOBAL, or gfx940's
+    // dedicated global_load_lds_* opcodes, which leave bit 13 clear.
+    bool Lds = (Seg != 1 && ((W0 >> 13) & 1)) || OpName.contains("_LOAD_LDS_");
+    I.C1 = (Lds ? 1 : 0) | (VAddr ? 2 : 0) | (SAddr ? 4 : 0);
     I.AddrReg = W1 & 0xff;
     I.C2 = (W0 >> 16) & 1; // glc/sc0
     I.Off = Seg == 0 ? int64_t(W0 & 0xfff) : sext(W0 & 0x1fff, 13);
