@@ -628,7 +628,25 @@ bool Legality::redundancyHolds(const Transaction::Entry &E) {
       I.Counters || I.IsCall)
     return false;
   if (E.SameAs == E.Op) {
-    // A copy of a register to itself.
+    // A copy of a register to itself, unless VGPR indexing is on there:
+    // then the source is v[N + index] (rocBLAS trsm reads its triangle with
+    // `s_set_gpr_idx_on s24, gpr_idx(SRC0); v_mov_b32 v28, v28`). E.Op is
+    // detached: look at the ops before its old place.
+    for (Operation *P =
+             E.OldNext ? E.OldNext->getPrevNode()
+                       : (E.OldBlock->empty() ? nullptr : &E.OldBlock->back());
+         ; P = P->getPrevNode()) {
+      if (!P) {
+        if (E.OldNext && Cache->inIndexedMode(E.OldNext))
+          return false;
+        break;
+      }
+      StringRef PM = Cache->get(P).Mnemonic;
+      if (PM == "s_set_gpr_idx_on")
+        return false;
+      if (PM == "s_set_gpr_idx_off")
+        break;
+    }
     StringRef M = I.Mnemonic;
     if (!(M == "v_mov_b32_e32" || M == "s_mov_b32" || M == "s_mov_b64" ||
           M == "v_mov_b64_e32"))

@@ -80,8 +80,23 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
     amdgcn.inst [0x2c] global_store_dword "v[8:9], v20, off offset:20"
     amdgcn.s_endpgm [0x30]
   }
+
+  // CHECK-LABEL: amdgcn.kernel @indexed_is_not_a_self_move
+  amdgcn.kernel @indexed_is_not_a_self_move attributes {descriptor = {}} {
+    // With VGPR indexing on, `v_mov_b32 v28, v28` reads v[28 + s24]: it
+    // stays (rocBLAS trsm; deleting it made the kernel NOT EQUIVALENT).
+    // CHECK: s_set_gpr_idx_on "s24, gpr_idx(SRC0)"
+    // CHECK-NEXT: v_mov_b32_e32 "v28, v28"
+    // CHECK-NEXT: s_set_gpr_idx_off
+    amdgcn.inst [0x0] s_set_gpr_idx_on "s24, gpr_idx(SRC0)"
+    amdgcn.inst [0x8] v_mov_b32_e32 "v28, v28"
+    amdgcn.inst [0xc] s_set_gpr_idx_off ""
+    amdgcn.inst [0x10] global_store_dword "v[8:9], v28, off"
+    amdgcn.s_endpgm [0x18]
+  }
 }
 
 // LOG: fused [0x0] v_lshlrev_b32_e32 v7, 2, v1 and [0x4] v_add_u32_e32 v2, v7, v3 into v_lshl_add_u32 v2, v1, 2, v3
 // LOG: refused: erasing [0x0] v_lshlrev_b32_e32 v7, 2, v1: its result v7 is still read afterwards
-// LOG: amdgcn-peephole: 2 function(s) changed, fused 4, deleted 2, 1 refused
+// LOG: erasing [0x8] v_mov_b32_e32 v28, v28 as redundant: it does not repeat its own source with everything it reads unchanged
+// LOG: amdgcn-peephole: 2 function(s) changed, fused 4, deleted 2, 2 refused
