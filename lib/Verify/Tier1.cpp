@@ -1530,6 +1530,25 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       if (AnyCount)
         add(Small, Pattern::Floats32, GSeed + 8, V9, Plain, false,
             "f32 values, every count 0");
+      // Only the last count 0 (kernels with several): an empty inner loop
+      // (a GEMM's K) while the other counts are N as in the seeded inputs,
+      // which keeps the work-items' outputs apart; with every count 0 (or
+      // small) they often collide and K0 races.
+      unsigned NumCounts = 0, LastCount = 0;
+      for (size_t I = 0; I < Model.Slots.size(); ++I)
+        if (Model.Slots[I].Control) {
+          ++NumCounts;
+          LastCount = I;
+        }
+      if (NumCounts >= 2) {
+        std::vector<uint64_t> V11(Model.Slots.size());
+        for (size_t I = 0; I < Model.Slots.size(); ++I)
+          V11[I] =
+              Model.Slots[I].Control && I != LastCount ? countOf(Odd, 0) : 0;
+        dataSlots(V11, Pattern::Floats32, GSeed + 10, FromPattern);
+        add(Odd, Pattern::Floats32, GSeed + 10, V11, Plain, false,
+            "f32 values, the last count 0");
+      }
       // Interleaved wave scheduling (emulator): the waves of up to four
       // workgroups take turns every 3 instructions and after every atomic,
       // so compare-and-swap loops also retry because of other waves.
