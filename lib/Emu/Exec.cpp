@@ -1109,25 +1109,7 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
     C.Sh = &Sh;
     Timed->run(C, [&](uint64_t L, Workgroup &WG,
                       std::vector<std::unique_ptr<Wave>> &Waves) {
-      WG.Linear = L;
-      WG.Id = {uint32_t(L % Pl.Grid[0]), uint32_t(L / Pl.Grid[0] % Pl.Grid[1]),
-               uint32_t(L / (uint64_t(Pl.Grid[0]) * Pl.Grid[1]))};
-      WG.Lds.assign(Pl.LdsSize, 0);
-      WG.LdsWriter.assign((Pl.LdsSize + 3) / 4, 0);
-      WG.LdsReader.assign((Pl.LdsSize + 3) / 4, 0);
-      WG.Epoch = 1;
-      WG.Waves.clear();
-      Waves.resize(WavesPerWG);
-      for (unsigned J = 0; J < WavesPerWG; ++J) {
-        if (!Waves[J])
-          Waves[J] = std::make_unique<Wave>();
-        Wave &W = *Waves[J];
-        W.SB = Scoreboard();
-        W.C = &C;
-        initWave(W, Pl, WG, J, Items);
-        W.Executed = 0;
-        WG.Waves.push_back(&W);
-      }
+      startWorkgroup(WG, Waves, L, C);
     });
   }
   for (uint64_t A : Mapped)
