@@ -37,11 +37,11 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from asmevo_ir import functions, without_branches  # noqa: E402
+
 DEFAULT_PIPELINE = ("amdgcn-waitcnt-relax,amdgcn-schedule,amdgcn-hazard,"
                     "amdgcn-dce,amdgcn-peephole,amdgcn-regcompact")
-
-KERNEL_RE = re.compile(r"^\s*amdgcn\.(kernel|func) @(\S+)")
-ID_RE = re.compile(r"\[0x[0-9a-f]+\] ")
 
 
 def run(cmd, timeout):
@@ -51,25 +51,6 @@ def run(cmd, timeout):
         return r.returncode, r.stdout, r.stderr
     except subprocess.TimeoutExpired:
         return None, "", ""
-
-
-def functions(mlir_text):
-    """name -> (kind, [instruction lines without ids])"""
-    funcs = {}
-    cur = None
-    for line in mlir_text.splitlines():
-        m = KERNEL_RE.match(line)
-        if m:
-            cur = m.group(2)
-            funcs[cur] = (m.group(1), [])
-            continue
-        if cur is None:
-            continue
-        s = line.strip()
-        if s.startswith("amdgcn.") and not s.startswith(
-                ("amdgcn.fallthrough", "amdgcn.s_branch", "amdgcn.cbranch")):
-            funcs[cur][1].append(ID_RE.sub("", s))
-    return funcs
 
 
 def reason(text):
@@ -220,8 +201,9 @@ def do_object(a, k0, index):
         return res
     f0, f1 = functions(m0), functions(m1)
     changed = []
-    for fn, (kind, insts) in f0.items():
-        new = f1.get(fn, (kind, []))[1]
+    for fn, f in f0.items():
+        kind, insts = f.kind, without_branches(f.insts)
+        new = without_branches(f1[fn].insts) if fn in f1 else []
         res["before"] += len(insts)
         res["after"] += len(new)
         res["waits_before"] += sum(x.startswith("amdgcn.s_waitcnt")

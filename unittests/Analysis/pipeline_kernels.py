@@ -20,6 +20,10 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "utils"))
+from asmevo_ir import functions, without_branches  # noqa: E402
+
 DEFAULT_PIPELINE = ("amdgcn-waitcnt-relax,amdgcn-schedule,amdgcn-hazard,"
                     "amdgcn-dce,amdgcn-peephole,amdgcn-regcompact")
 
@@ -39,30 +43,6 @@ def with_summary(pipeline):
         else:
             out.append(p + "{summary=1}")
     return ",".join(out)
-
-
-KERNEL_RE = re.compile(r"^\s*amdgcn\.(kernel|func) @(\S+)")
-ID_RE = re.compile(r"\[0x[0-9a-f]+\] ")
-COUNT_RE = re.compile(r'"\.(vgpr|sgpr|agpr)_count" = (\d+)')
-
-
-def functions(mlir_text):
-    """name -> (instruction lines without ids, {vgpr,sgpr,agpr: count})"""
-    funcs = {}
-    cur = None
-    for line in mlir_text.splitlines():
-        m = KERNEL_RE.match(line)
-        if m:
-            cur = m.group(2)
-            counts = {k: int(v) for k, v in COUNT_RE.findall(line)}
-            funcs[cur] = ([], counts)
-            continue
-        if cur is None:
-            continue
-        s = line.strip()
-        if s.startswith("amdgcn.") and not s.startswith("amdgcn.fallthrough"):
-            funcs[cur][0].append(ID_RE.sub("", s))
-    return funcs
 
 
 def main():
@@ -125,16 +105,14 @@ def main():
             continue
         f0, fp, f1 = functions(m0.stdout), functions(mp.stdout), functions(
             m1.stdout)
-        for fn, (insts, counts) in f0.items():
+        for fn, (_, insts, counts) in f0.items():
             tot["kernels"] += 1
-            new, new_counts = f1.get(fn, ([], {}))
-            piped = fp.get(fn, ([], {}))[0]
+            new, new_counts = (f1[fn].insts, f1[fn].counts) if fn in f1 else (
+                [], {})
+            piped = fp[fn].insts if fn in fp else []
             # Recovery of the emitted object sees the same instructions the
             # pipeline produced (branch/fallthrough shapes may differ).
-            strip = lambda L: [x for x in L
-                               if not x.startswith(("amdgcn.s_branch",
-                                                    "amdgcn.cbranch"))]
-            if len(strip(new)) != len(strip(piped)):
+            if len(without_branches(new)) != len(without_branches(piped)):
                 failures.append(f"{name} @{fn}: emitted object recovers "
                                 f"{len(new)} ops, the pipeline made "
                                 f"{len(piped)}")

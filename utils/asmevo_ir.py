@@ -1,0 +1,40 @@
+"""Reading asmevo-opt's printed `amdgcn` dialect (shared by the pipeline
+scripts: utils/pipeline-corpus.py and unittests/Analysis/pipeline_kernels.py).
+"""
+
+import collections
+import re
+
+KERNEL_RE = re.compile(r"^\s*amdgcn\.(kernel|func) @(\S+)")
+ID_RE = re.compile(r"\[0x[0-9a-f]+\] ")
+COUNT_RE = re.compile(r'"\.(vgpr|sgpr|agpr)_count" = (\d+)')
+
+# kind: "kernel" or "func"; insts: the op lines without their [0x..] ids
+# (fallthrough markers left out); counts: the metadata register counts.
+Function = collections.namedtuple("Function", "kind insts counts")
+
+BRANCHES = ("amdgcn.s_branch", "amdgcn.cbranch")
+
+
+def functions(mlir_text):
+    """name -> Function, in the order printed."""
+    funcs = {}
+    cur = None
+    for line in mlir_text.splitlines():
+        m = KERNEL_RE.match(line)
+        if m:
+            cur = m.group(2)
+            counts = {k: int(v) for k, v in COUNT_RE.findall(line)}
+            funcs[cur] = Function(m.group(1), [], counts)
+            continue
+        if cur is None:
+            continue
+        s = line.strip()
+        if s.startswith("amdgcn.") and not s.startswith("amdgcn.fallthrough"):
+            funcs[cur].insts.append(ID_RE.sub("", s))
+    return funcs
+
+
+def without_branches(insts):
+    """The ops other than branches (whose shape emission may change)."""
+    return [x for x in insts if not x.startswith(BRANCHES)]
