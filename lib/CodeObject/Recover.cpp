@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/Support/Endian.h"
@@ -499,9 +500,19 @@ bool Recoverer::findTensileBranch(std::vector<RawInst> &Insts, size_t GetPc,
   if (Def.Bytes.size() != 8 || !sgpr(DM.getOperand(0), T))
     return false;
   uint32_t Lit = word(Def.Bytes.drop_front(4));
+  // A literal whose value is also an inline constant (a short branch: the
+  // assembler encodes the label difference as a literal anyway) decodes as
+  // a constant expression, printed lit(...), not as an immediate.
+  auto isLiteral = [&](const llvm::MCOperand &Op) {
+    int64_t V;
+    if (Op.isImm())
+      V = Op.getImm();
+    else if (!Op.isExpr() || !Op.getExpr()->evaluateAsAbsolute(V))
+      return false;
+    return uint32_t(V) == Lit;
+  };
   if ((DN == "s_add_i32" || DN == "s_sub_i32") && DM.getNumOperands() == 3 &&
-      DM.getOperand(2).isImm() && DM.getOperand(1).isImm() &&
-      uint32_t(DM.getOperand(1).getImm()) == Lit) {
+      DM.getOperand(2).isImm() && isLiteral(DM.getOperand(1))) {
     int64_t C = DM.getOperand(2).getImm();
     if (C < -16 || C > 64) // an inline constant
       return false;
