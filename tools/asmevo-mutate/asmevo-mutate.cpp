@@ -2,7 +2,7 @@
 //
 //   asmevo-mutate K0... [--list FILE] [--kernel NAME]... [--per-kernel N]
 //                 [--equivalents N] [--seed S] [--jobs N] [--min-kill-rate P]
-//                 [--report FILE] [-v]
+//                 [--report FILE] [--capture C]... [--no-tier1] [-v]
 //
 // For every kernel of every code object: builds the oracle's reference (K0
 // on its tier-1 inputs), makes semantic mutants and known-equivalent
@@ -113,6 +113,15 @@ static cl::opt<std::string> ReportFile("report",
                                                 "here"),
                                        cl::cat(Cat));
 static cl::opt<bool> Verbose("v", cl::desc("print every mutant"), cl::cat(Cat));
+static cl::list<std::string>
+    CaptureFiles("capture",
+                 cl::desc("tier-2 capture of the kernel (with --kernel): "
+                          "also an input of the oracle"),
+                 cl::cat(Cat));
+static cl::opt<bool> NoTier1("no-tier1",
+                             cl::desc("no synthesized inputs: only "
+                                      "--capture (tier 2 alone)"),
+                             cl::cat(Cat));
 static cl::opt<std::string> KeepDir("keep",
                                     cl::desc("write surviving mutants and "
                                              "rejected equivalent rewrites "
@@ -453,6 +462,8 @@ int main(int argc, char **argv) {
       OracleOptions Opts;
       Opts.Tier1.Seeds = Seeds;
       Opts.Tier1.MaxShapes = Shapes;
+      Opts.Captures = CaptureFiles;
+      Opts.Synthesize = !NoTier1;
       auto Ref = Reference::create(Bytes, K.Name, Opts);
       if (!Ref || (*Ref)->undecidable()) {
         std::string Why = Ref ? (*Ref)->undecidable()->Summary
