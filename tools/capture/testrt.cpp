@@ -20,17 +20,26 @@
 // list repeats), so tests can check the statistics exactly. The device name
 // says which clock is in use.
 //
+// ASMEVO_TESTRT_CAPTURE_DIR=dir keeps every successful launch as a capture
+// (dir/NNNN-<kernel>.cap, the after-state being the emulator's), at most
+// ASMEVO_TESTRT_CAPTURE_MAX (64) in all and ASMEVO_TESTRT_CAPTURE_PER_KERNEL
+// (4) per kernel. The triple-chevron API (__hipRegisterFatBinary,
+// hipLaunchKernel, ...) that real host libraries use is in testrt_fatbin.cpp.
+//
 //===----------------------------------------------------------------------===//
 
 #include "CodeObjectLite.h"
 #include "hip_api.h"
 
 #include "asmevo/Verify/CaptureWriter.h"
+#include "testrt.h"
 
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -68,6 +77,35 @@ std::mutex Mu;
 std::map<uint64_t, std::vector<uint8_t>> Mem; // device address -> bytes
 uint64_t Next = 0x300000000000ull;
 unsigned Launches = 0;
+unsigned Captured = 0;
+std::map<std::string, unsigned> CapturedPerKernel;
+
+unsigned envUnsigned(const char *Name, unsigned Default) {
+  const char *V = std::getenv(Name);
+  return V && *V ? unsigned(std::strtoul(V, nullptr, 10)) : Default;
+}
+
+/// Whether this launch of Kernel is kept as a capture: at most
+/// ASMEVO_TESTRT_CAPTURE_MAX in all (64) and ASMEVO_TESTRT_CAPTURE_PER_KERNEL
+/// per kernel name (4), so that a library's many launches of one kernel do
+/// not fill the disk.
+bool keepCapture(const std::string &Kernel) {
+  if (Captured >= envUnsigned("ASMEVO_TESTRT_CAPTURE_MAX", 64))
+    return false;
+  unsigned &N = CapturedPerKernel[Kernel];
+  if (N >= envUnsigned("ASMEVO_TESTRT_CAPTURE_PER_KERNEL", 4))
+    return false;
+  ++N;
+  return true;
+}
+
+/// A file-name-safe prefix of a (possibly long, mangled) kernel name.
+std::string shortName(const std::string &Kernel) {
+  std::string R;
+  for (char Ch : Kernel.substr(0, 96))
+    R += std::isalnum(static_cast<unsigned char>(Ch)) || Ch == '_' ? Ch : '-';
+  return R;
+}
 
 /// ASMEVO_TESTRT_LAUNCH_MS, parsed once; empty: the host clock.
 const std::vector<double> &scriptedLaunchMs() {
@@ -133,6 +171,109 @@ hipError_t loadImage(hipModule_t *Mod, const uint8_t *Image, size_t Size) {
 }
 
 } // namespace
+
+namespace asmevo::testrt {
+
+std::mutex &mutex() { return Mu; }
+
+uint8_t *deviceBytes(uint64_t Addr, size_t Len) { return dev(Addr, Len); }
+
+bool isDevice(const void *P) { return isDev(P); }
+
+hipError_t launch(const std::vector<uint8_t> &Image, const std::string &Target,
+                  const std::string &Kernel, std::array<uint32_t, 3> Grid,
+                  std::array<uint32_t, 3> Block, uint32_t Shared,
+                  std::vector<uint8_t> Kernarg) {
+  std::lock_guard<std::mutex> L(Mu);
+  if (const std::vector<double> &S = scriptedLaunchMs(); !S.empty())
+    VirtualMs += S[Launches % S.size()];
+  verify::CaptureData C;
+  C.Producer = "asmevo test runtime";
+  C.Target = Target;
+  C.Kernel = Kernel;
+  C.CodeObject = Image;
+  C.CodeObjectSha256 =
+      verify::sha256HexStd(C.CodeObject.data(), C.CodeObject.size());
+  C.Workgroups = Grid;
+  C.WorkgroupSize = Block;
+  C.DynamicLds = Shared;
+  C.KernargHasHidden = false;
+  C.Kernarg = std::move(Kernarg);
+  unsigned N = 0;
+  for (auto &[A, D] : Mem) {
+    verify::CaptureRegion R;
+    R.Address = A;
+    R.Size = D.size();
+    R.Name = "hipMalloc #" + std::to_string(N++);
+    R.Before = D;
+    C.Regions.push_back(std::move(R));
+  }
+  const char *Tmp = std::getenv("TMPDIR");
+  std::string Dir = std::string(Tmp && *Tmp ? Tmp : "/tmp") +
+                    "/asmevo-testrt-" + std::to_string(getpid()) + "-" +
+                    std::to_string(Launches++);
+  mkdir(Dir.c_str(), 0700);
+  std::string In = Dir + "/launch.cap";
+  if (!verify::writeCapture(C, In))
+    return hipErrorUnknown;
+  const char *Bin = std::getenv("ASMEVO_VERIFY_BIN");
+  std::string Exe = Bin && *Bin ? Bin : ASMEVO_VERIFY_BIN;
+  pid_t P = fork();
+  if (P == 0) {
+    execl(Exe.c_str(), Exe.c_str(), "--execute", In.c_str(), "--after-dir",
+          Dir.c_str(), (char *)nullptr);
+    std::fprintf(stderr, "asmevo test runtime: cannot run %s\n", Exe.c_str());
+    _exit(127);
+  }
+  int St = 0;
+  if (P < 0 || waitpid(P, &St, 0) < 0)
+    return hipErrorUnknown;
+  hipError_t Result = hipSuccess;
+  if (!WIFEXITED(St) || WEXITSTATUS(St) != 0) {
+    std::fprintf(stderr,
+                 "asmevo test runtime: launch of %s failed (status %d)\n",
+                 Kernel.c_str(), St);
+    Result = hipErrorLaunchFailure;
+  } else {
+    unsigned I = 0;
+    for (auto &[A, D] : Mem) {
+      std::ifstream R(Dir + "/region" + std::to_string(I) + ".bin",
+                      std::ios::binary);
+      std::vector<uint8_t> B((std::istreambuf_iterator<char>(R)),
+                             std::istreambuf_iterator<char>());
+      if (B.size() != D.size()) {
+        Result = hipErrorLaunchFailure;
+        break;
+      }
+      C.Regions[I].After = B;
+      C.Regions[I].HasAfter = true;
+      D = std::move(B);
+      ++I;
+    }
+  }
+  // ASMEVO_TESTRT_CAPTURE_DIR keeps each successful dispatch as a capture
+  // with the emulator's after-state (tier 2 from host programs that launch
+  // through hipLaunchKernel, which the interposer does not see).
+  if (const char *CapDir = std::getenv("ASMEVO_TESTRT_CAPTURE_DIR");
+      CapDir && *CapDir && Result == hipSuccess && keepCapture(Kernel)) {
+    C.Producer = "asmevo test runtime (emulator after-state)";
+    char Name[32];
+    std::snprintf(Name, sizeof Name, "/%04u-", Captured++);
+    std::string Path = std::string(CapDir) + Name + shortName(Kernel) + ".cap";
+    if (!verify::writeCapture(C, Path))
+      std::fprintf(stderr, "asmevo test runtime: cannot write %s\n",
+                   Path.c_str());
+  }
+  if (!std::getenv("ASMEVO_TESTRT_KEEP")) {
+    std::string Cmd = "rm -rf '" + Dir + "'";
+    if (std::system(Cmd.c_str()) != 0)
+      std::fprintf(stderr, "asmevo test runtime: cannot remove %s\n",
+                   Dir.c_str());
+  }
+  return Result;
+}
+
+} // namespace asmevo::testrt
 
 extern "C" {
 
@@ -264,72 +405,11 @@ hipError_t hipModuleLaunchKernel(hipFunction_t F, unsigned GX, unsigned GY,
   const lite::KernelLayout *K = F->M->Info.kernel(F->Name);
   if (!K)
     return hipErrorNotFound;
-  std::lock_guard<std::mutex> L(Mu);
-  if (const std::vector<double> &S = scriptedLaunchMs(); !S.empty())
-    VirtualMs += S[Launches % S.size()];
-  verify::CaptureData C;
-  C.Producer = "asmevo test runtime";
-  C.Target = F->M->Info.Target;
-  C.Kernel = F->Name;
-  C.CodeObject = F->M->Image;
-  C.CodeObjectSha256 = verify::sha256HexStd(C.CodeObject.data(), C.CodeObject.size());
-  C.Workgroups = {GX, GY, GZ};
-  C.WorkgroupSize = {BX, BY, BZ};
-  C.DynamicLds = Shared;
-  C.KernargHasHidden = false;
-  if (!lite::kernargFromExtra(Extra, C.Kernarg))
-    C.Kernarg = lite::packKernelParams(*K, Params);
-  for (auto &[A, D] : Mem) {
-    verify::CaptureRegion R;
-    R.Address = A;
-    R.Size = D.size();
-    R.Before = D;
-    C.Regions.push_back(std::move(R));
-  }
-  const char *Tmp = std::getenv("TMPDIR");
-  std::string Dir = std::string(Tmp && *Tmp ? Tmp : "/tmp") + "/asmevo-testrt-" +
-                    std::to_string(getpid()) + "-" + std::to_string(Launches++);
-  mkdir(Dir.c_str(), 0700);
-  std::string In = Dir + "/launch.cap";
-  if (!verify::writeCapture(C, In))
-    return hipErrorUnknown;
-  const char *Bin = std::getenv("ASMEVO_VERIFY_BIN");
-  std::string Exe = Bin && *Bin ? Bin : ASMEVO_VERIFY_BIN;
-  pid_t P = fork();
-  if (P == 0) {
-    execl(Exe.c_str(), Exe.c_str(), "--execute", In.c_str(), "--after-dir",
-          Dir.c_str(), (char *)nullptr);
-    std::fprintf(stderr, "asmevo test runtime: cannot run %s\n", Exe.c_str());
-    _exit(127);
-  }
-  int St = 0;
-  if (P < 0 || waitpid(P, &St, 0) < 0)
-    return hipErrorUnknown;
-  hipError_t Result = hipSuccess;
-  if (!WIFEXITED(St) || WEXITSTATUS(St) != 0) {
-    std::fprintf(stderr, "asmevo test runtime: launch of %s failed (status %d)\n",
-                 F->Name.c_str(), St);
-    Result = hipErrorLaunchFailure;
-  } else {
-    unsigned I = 0;
-    for (auto &[A, D] : Mem) {
-      std::ifstream R(Dir + "/region" + std::to_string(I++) + ".bin",
-                      std::ios::binary);
-      std::vector<uint8_t> B((std::istreambuf_iterator<char>(R)),
-                             std::istreambuf_iterator<char>());
-      if (B.size() != D.size()) {
-        Result = hipErrorLaunchFailure;
-        break;
-      }
-      D = std::move(B);
-    }
-  }
-  if (!std::getenv("ASMEVO_TESTRT_KEEP")) {
-    std::string Cmd = "rm -rf '" + Dir + "'";
-    if (std::system(Cmd.c_str()) != 0)
-      std::fprintf(stderr, "asmevo test runtime: cannot remove %s\n", Dir.c_str());
-  }
-  return Result;
+  std::vector<uint8_t> Kernarg;
+  if (!lite::kernargFromExtra(Extra, Kernarg))
+    Kernarg = lite::packKernelParams(*K, Params);
+  return testrt::launch(F->M->Image, F->M->Info.Target, F->Name, {GX, GY, GZ},
+                        {BX, BY, BZ}, Shared, std::move(Kernarg));
 }
 
 hipError_t hipDeviceSynchronize(void) { return hipSuccess; }

@@ -1,0 +1,477 @@
+//===- tier2_libs.cpp - Real ROCm host libraries on a HIP runtime ---------===//
+//
+//   asmevo-tier2-libs [--rocsparse LIB] [--rocrand LIB] [--fatbin CODEOBJ]
+//
+// A host program that calls real, hipcc-built ROCm libraries (Debian's
+// librocsparse.so.0 of ROCm 5.3, librocrand.so.1) and checks every result
+// against a host computation, so that their dispatches, whose arguments
+// agree with each other (a CSR matrix with its sizes), can be captured and
+// trusted. The libraries are opened with dlopen and the HIP entry points
+// are looked up in them, so nothing of ROCm is needed to build this and the
+// same binary runs on a real GPU; in the build it runs on the test HIP
+// runtime (LD_LIBRARY_PATH=<build>/lib/asmevo-testrt, which provides
+// libamdhip64.so.5/.7 and, with ASMEVO_TESTRT_CAPTURE_DIR, writes a capture
+// per dispatch): see utils/tier2-real.sh.
+//
+// --fatbin CODEOBJ needs no ROCm library: it plays a hipcc-built library
+// itself (an offload bundle with the code object registered through
+// __hipRegisterFatBinary, a host stub through __hipRegisterFunction, and
+// a kernel<<<>>> launch of axpy_f32 from the in-tree elementwise object as
+// push/pop call configuration + hipLaunchKernel) to test that path.
+//
+// Exit 0 when every check passes, 1 on a wrong result or a failed call,
+// 2 on bad usage or a library that cannot be loaded.
+//
+//===----------------------------------------------------------------------===//
+
+#include <dlfcn.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace {
+
+typedef int hipError_t;
+struct Dim3 {
+  uint32_t X, Y, Z;
+};
+
+// HIP entry points, from the library's own dependency scope.
+struct Hip {
+  hipError_t (*Malloc)(void **, size_t);
+  hipError_t (*Free)(void *);
+  hipError_t (*Memcpy)(void *, const void *, size_t, int);
+  void **(*RegisterFatBinary)(const void *);
+  void (*RegisterFunction)(void **, const void *, char *, const char *,
+                           unsigned, void *, void *, Dim3 *, Dim3 *, int *);
+  hipError_t (*PushCall)(Dim3, Dim3, size_t, void *);
+  hipError_t (*PopCall)(Dim3 *, Dim3 *, size_t *, void **);
+  hipError_t (*LaunchKernel)(const void *, Dim3, Dim3, void **, size_t, void *);
+};
+const int H2D = 1, D2H = 2;
+
+int Failures = 0;
+
+void fail(const char *What) {
+  std::fprintf(stderr, "FAIL: %s\n", What);
+  ++Failures;
+}
+
+template <typename T> bool sym(void *Lib, const char *Name, T &Out) {
+  Out = reinterpret_cast<T>(dlsym(Lib, Name));
+  if (!Out)
+    std::fprintf(stderr, "asmevo-tier2-libs: no %s: %s\n", Name, dlerror());
+  return Out != nullptr;
+}
+
+bool loadHip(void *Lib, Hip &H) {
+  return sym(Lib, "hipMalloc", H.Malloc) && sym(Lib, "hipFree", H.Free) &&
+         sym(Lib, "hipMemcpy", H.Memcpy) &&
+         sym(Lib, "__hipRegisterFatBinary", H.RegisterFatBinary) &&
+         sym(Lib, "__hipRegisterFunction", H.RegisterFunction) &&
+         sym(Lib, "__hipPushCallConfiguration", H.PushCall) &&
+         sym(Lib, "__hipPopCallConfiguration", H.PopCall) &&
+         sym(Lib, "hipLaunchKernel", H.LaunchKernel);
+}
+
+void *open(const char *Path) {
+  void *L = dlopen(Path, RTLD_NOW | RTLD_LOCAL);
+  if (!L)
+    std::fprintf(stderr, "asmevo-tier2-libs: cannot load %s: %s\n", Path,
+                 dlerror());
+  return L;
+}
+
+template <typename T> T *toDevice(const Hip &H, const std::vector<T> &V) {
+  void *P = nullptr;
+  if (H.Malloc(&P, V.size() * sizeof(T)) ||
+      H.Memcpy(P, V.data(), V.size() * sizeof(T), H2D))
+    return nullptr;
+  return static_cast<T *>(P);
+}
+
+template <typename T>
+std::vector<T> fromDevice(const Hip &H, const T *P, size_t N) {
+  std::vector<T> V(N);
+  if (H.Memcpy(V.data(), P, N * sizeof(T), D2H))
+    fail("hipMemcpy device to host");
+  return V;
+}
+
+//===-- rocSPARSE (ROCm 5.3 C API: rocsparse-functions.h) -----------------===//
+
+typedef void *Handle;
+typedef void *MatDescr;
+const int OperationNone = 111, IndexBaseZero = 0;
+
+// A 37x29 CSR matrix with uneven rows (empty rows, one long row) and
+// small-integer values, so every float/double sum is exact whatever the
+// order of the kernel's additions.
+struct Csr {
+  int M = 37, N = 29;
+  std::vector<int> RowPtr, Col;
+  std::vector<double> Val;
+  Csr() {
+    RowPtr.push_back(0);
+    for (int R = 0; R < M; ++R) {
+      int Len = R % 7 == 3 ? 0 : R == 11 ? N : (R * 5) % 6 + 1;
+      for (int K = 0; K < Len; ++K) {
+        Col.push_back(Len == N ? K : (R * 3 + K * 7) % N);
+        Val.push_back(double((R + 2 * K) % 9) - 4);
+      }
+      RowPtr.push_back(int(Col.size()));
+    }
+  }
+  int nnz() const { return int(Col.size()); }
+};
+
+template <typename T>
+void checkVector(const char *What, const std::vector<T> &Got,
+                 const std::vector<double> &Want) {
+  for (size_t I = 0; I < Want.size(); ++I)
+    if (double(Got[I]) != Want[I]) {
+      std::fprintf(stderr, "FAIL: %s: [%zu] = %.17g, expected %.17g\n", What, I,
+                   double(Got[I]), Want[I]);
+      ++Failures;
+      return;
+    }
+  std::printf("ok: %s (%zu values)\n", What, Want.size());
+}
+
+template <typename T>
+void csrmv(void *Lib, const Hip &H, Handle Hd, MatDescr D, const Csr &A,
+           const char *Fn) {
+  typedef int (*CsrmvFn)(Handle, int, int, int, int, const T *, MatDescr,
+                         const T *, const int *, const int *, void *, const T *,
+                         const T *, T *);
+  CsrmvFn F;
+  if (!sym(Lib, Fn, F))
+    return fail(Fn);
+  std::vector<T> Val(A.Val.begin(), A.Val.end()), X(A.N), Y(A.M);
+  for (int I = 0; I < A.N; ++I)
+    X[I] = T((I * 3) % 5 - 2);
+  for (int I = 0; I < A.M; ++I)
+    Y[I] = T(I % 4);
+  T *DVal = toDevice(H, Val), *DX = toDevice(H, X), *DY = toDevice(H, Y);
+  int *DRow = toDevice(H, A.RowPtr), *DCol = toDevice(H, A.Col);
+  if (!DVal || !DX || !DY || !DRow || !DCol)
+    return fail("device buffers");
+  T Alpha = T(2), Beta = T(-1);
+  if (int S = F(Hd, OperationNone, A.M, A.N, A.nnz(), &Alpha, D, DVal, DRow,
+                DCol, nullptr, DX, &Beta, DY)) {
+    std::fprintf(stderr, "FAIL: %s returned status %d\n", Fn, S);
+    ++Failures;
+    return;
+  }
+  std::vector<double> Want(A.M);
+  for (int R = 0; R < A.M; ++R) {
+    double S = 0;
+    for (int K = A.RowPtr[R]; K < A.RowPtr[R + 1]; ++K)
+      S += A.Val[K] * double(X[A.Col[K]]);
+    Want[R] = 2 * S - double(Y[R]);
+  }
+  checkVector(Fn, fromDevice(H, DY, A.M), Want);
+  for (void *P :
+       {(void *)DVal, (void *)DX, (void *)DY, (void *)DRow, (void *)DCol})
+    H.Free(P);
+}
+
+void rocsparse(const char *Path) {
+  void *Lib = open(Path);
+  Hip H;
+  if (!Lib || !loadHip(Lib, H))
+    std::exit(2);
+  int (*CreateHandle)(Handle *), (*DestroyHandle)(Handle);
+  int (*CreateDescr)(MatDescr *), (*DestroyDescr)(MatDescr);
+  int (*Csr2coo)(Handle, const int *, int, int, int *, int);
+  int (*Scoomv)(Handle, int, int, int, int, const float *, MatDescr,
+                const float *, const int *, const int *, const float *,
+                const float *, float *);
+  if (!sym(Lib, "rocsparse_create_handle", CreateHandle) ||
+      !sym(Lib, "rocsparse_destroy_handle", DestroyHandle) ||
+      !sym(Lib, "rocsparse_create_mat_descr", CreateDescr) ||
+      !sym(Lib, "rocsparse_destroy_mat_descr", DestroyDescr) ||
+      !sym(Lib, "rocsparse_csr2coo", Csr2coo) ||
+      !sym(Lib, "rocsparse_scoomv", Scoomv))
+    std::exit(2);
+  Handle Hd = nullptr;
+  MatDescr D = nullptr;
+  if (CreateHandle(&Hd) || CreateDescr(&D)) {
+    fail("rocsparse_create_handle / rocsparse_create_mat_descr");
+    return;
+  }
+  Csr A;
+  csrmv<float>(Lib, H, Hd, D, A, "rocsparse_scsrmv");
+  csrmv<double>(Lib, H, Hd, D, A, "rocsparse_dcsrmv");
+
+  // csr2coo: the row index of every non-zero.
+  int *DRow = toDevice(H, A.RowPtr);
+  std::vector<int> Zero(A.nnz(), -1);
+  int *DCoo = toDevice(H, Zero);
+  if (!DRow || !DCoo)
+    return fail("device buffers");
+  if (int S = Csr2coo(Hd, DRow, A.nnz(), A.M, DCoo, IndexBaseZero)) {
+    std::fprintf(stderr, "FAIL: rocsparse_csr2coo returned status %d\n", S);
+    ++Failures;
+  } else {
+    std::vector<double> Want;
+    for (int R = 0; R < A.M; ++R)
+      for (int K = A.RowPtr[R]; K < A.RowPtr[R + 1]; ++K)
+        Want.push_back(R);
+    std::vector<int> Coo = fromDevice(H, DCoo, A.nnz());
+    checkVector("rocsparse_csr2coo", Coo, Want);
+
+    // coomv on the converted matrix: y = 1.5 A x + 0.5 y.
+    std::vector<float> Val(A.Val.begin(), A.Val.end()), X(A.N), Y(A.M);
+    for (int I = 0; I < A.N; ++I)
+      X[I] = float(I % 3) - 1;
+    for (int I = 0; I < A.M; ++I)
+      Y[I] = float(2 * (I % 3));
+    float *DVal = toDevice(H, Val), *DX = toDevice(H, X), *DY = toDevice(H, Y);
+    int *DCol = toDevice(H, A.Col);
+    float Alpha = 1.5f, Beta = 0.5f;
+    if (!DVal || !DX || !DY || !DCol)
+      return fail("device buffers");
+    if (int S = Scoomv(Hd, OperationNone, A.M, A.N, A.nnz(), &Alpha, D, DVal,
+                       DCoo, DCol, DX, &Beta, DY)) {
+      std::fprintf(stderr, "FAIL: rocsparse_scoomv returned status %d\n", S);
+      ++Failures;
+    } else {
+      std::vector<double> Want(A.M);
+      for (int R = 0; R < A.M; ++R) {
+        double S = 0;
+        for (int K = A.RowPtr[R]; K < A.RowPtr[R + 1]; ++K)
+          S += A.Val[K] * X[A.Col[K]];
+        Want[R] = 1.5 * S + 0.5 * Y[R];
+      }
+      checkVector("rocsparse_scoomv", fromDevice(H, DY, A.M), Want);
+    }
+  }
+  DestroyDescr(D);
+  DestroyHandle(Hd);
+}
+
+//===-- rocRAND (rocrand.h)
+//------------------------------------------------===//
+
+const int RngPhilox = 404, RngSobol32 = 501;
+
+/// Philox4x32-10 (Salmon et al., SC'11): key = seed, counter = the index of
+/// the block of four outputs.
+void philox(uint64_t Seed, uint64_t Counter, uint32_t Out[4]) {
+  uint32_t C[4] = {uint32_t(Counter), uint32_t(Counter >> 32), 0, 0};
+  uint32_t K0 = uint32_t(Seed), K1 = uint32_t(Seed >> 32);
+  for (int R = 0; R < 10; ++R) {
+    uint64_t P0 = uint64_t(0xD2511F53u) * C[0],
+             P1 = uint64_t(0xCD9E8D57u) * C[2];
+    uint32_t N[4] = {uint32_t(P1 >> 32) ^ C[1] ^ K0, uint32_t(P1),
+                     uint32_t(P0 >> 32) ^ C[3] ^ K1, uint32_t(P0)};
+    std::memcpy(C, N, sizeof C);
+    K0 += 0x9E3779B9u;
+    K1 += 0xBB67AE85u;
+  }
+  std::memcpy(Out, C, sizeof C);
+}
+
+void rocrand(const char *Path) {
+  void *Lib = open(Path);
+  Hip H;
+  if (!Lib || !loadHip(Lib, H))
+    std::exit(2);
+  int (*Create)(void **, int), (*Destroy)(void *);
+  int (*SetSeed)(void *, unsigned long long);
+  int (*Generate)(void *, unsigned *, size_t);
+  int (*Uniform)(void *, float *, size_t);
+  if (!sym(Lib, "rocrand_create_generator", Create) ||
+      !sym(Lib, "rocrand_destroy_generator", Destroy) ||
+      !sym(Lib, "rocrand_set_seed", SetSeed) ||
+      !sym(Lib, "rocrand_generate", Generate) ||
+      !sym(Lib, "rocrand_generate_uniform", Uniform))
+    std::exit(2);
+  const size_t N = 4000;
+  const uint64_t Seed = 0x1234567887654321ull;
+  void *Out = nullptr;
+  if (H.Malloc(&Out, N * 4))
+    return fail("hipMalloc");
+
+  // Philox: the sequential Philox stream, in order, whatever the grid.
+  void *G = nullptr;
+  if (Create(&G, RngPhilox) || SetSeed(G, Seed))
+    return fail("rocrand_create_generator(PHILOX4_32_10)");
+  std::vector<double> Want(N);
+  for (size_t I = 0; I < N; I += 4) {
+    uint32_t V[4];
+    philox(Seed, I / 4, V);
+    for (int K = 0; K < 4; ++K)
+      Want[I + K] = V[K];
+  }
+  if (int S = Generate(G, static_cast<unsigned *>(Out), N))
+    std::fprintf(stderr, "FAIL: rocrand_generate(philox) status %d\n", S),
+        ++Failures;
+  else
+    checkVector("rocrand_generate philox4x32-10",
+                fromDevice(H, static_cast<unsigned *>(Out), N), Want);
+  // Uniform floats of the continuing stream: 2^-32 + float(u) * 2^-32 in
+  // f32 (rocrand_uniform.h; the product is exact, so one rounding).
+  for (size_t I = 0; I < N; I += 4) {
+    uint32_t V[4];
+    philox(Seed, (N + I) / 4, V);
+    for (int K = 0; K < 4; ++K)
+      Want[I + K] = double(std::fma(float(V[K]), 0x1p-32f, 0x1p-32f));
+  }
+  if (int S = Uniform(G, static_cast<float *>(Out), N))
+    std::fprintf(stderr, "FAIL: rocrand_generate_uniform status %d\n", S),
+        ++Failures;
+  else
+    checkVector("rocrand_generate_uniform philox4x32-10",
+                fromDevice(H, static_cast<float *>(Out), N), Want);
+  Destroy(G);
+
+  // Sobol32, one dimension: direction numbers 2^(31-k), so point i is the
+  // bit reversal of its Gray code i ^ (i >> 1).
+  if (Create(&G, RngSobol32))
+    return fail("rocrand_create_generator(SOBOL32)");
+  for (size_t I = 0; I < N; ++I) {
+    uint32_t Gray = uint32_t(I ^ (I >> 1)), R = 0;
+    for (int B = 0; B < 32; ++B)
+      R |= ((Gray >> B) & 1u) << (31 - B);
+    Want[I] = R;
+  }
+  if (int S = Generate(G, static_cast<unsigned *>(Out), N))
+    std::fprintf(stderr, "FAIL: rocrand_generate(sobol32) status %d\n", S),
+        ++Failures;
+  else
+    checkVector("rocrand_generate sobol32",
+                fromDevice(H, static_cast<unsigned *>(Out), N), Want);
+  Destroy(G);
+  H.Free(Out);
+}
+
+//===-- --fatbin: the hipcc registration and launch path, self-made -------===//
+
+// The host stub of "axpy_f32"; its address is the kernel's identity.
+void axpyStub(const Hip &H, int N, float A, float *X, float *Y) {
+  Dim3 Grid, Block;
+  size_t Shared;
+  void *Stream;
+  if (H.PopCall(&Grid, &Block, &Shared, &Stream))
+    return fail("__hipPopCallConfiguration");
+  void *Args[] = {&N, &A, &X, &Y};
+  if (H.LaunchKernel(reinterpret_cast<const void *>(&axpyStub), Grid, Block,
+                     Args, Shared, Stream))
+    fail("hipLaunchKernel axpy_f32");
+}
+
+void appendBundleEntry(std::vector<uint8_t> &Header, uint64_t Off,
+                       uint64_t Size, const std::string &Id) {
+  for (uint64_t V : {Off, Size, uint64_t(Id.size())})
+    for (int B = 0; B < 8; ++B)
+      Header.push_back(uint8_t(V >> (8 * B)));
+  Header.insert(Header.end(), Id.begin(), Id.end());
+}
+
+void fatbin(const char *Path, const char *Runtime) {
+  std::ifstream F(Path, std::ios::binary);
+  std::vector<uint8_t> Obj((std::istreambuf_iterator<char>(F)),
+                           std::istreambuf_iterator<char>());
+  void *Lib = Obj.empty() ? nullptr : open(Runtime);
+  Hip H;
+  if (!Lib || !loadHip(Lib, H))
+    std::exit(2);
+  // A bundle as clang-offload-bundler writes it: the host entry (empty), a
+  // decoy for an xnack+ device (which must not be picked: its bytes are
+  // garbage) and the code object, ids as hipcc names them.
+  std::string Proc = "gfx942";
+  for (size_t I = 0; I + 6 < Obj.size() && I < 4096; ++I)
+    if (std::memcmp(&Obj[I], "gfx9", 4) == 0) {
+      Proc = std::string(reinterpret_cast<char *>(&Obj[I]), 6);
+      break;
+    }
+  std::vector<uint8_t> Decoy(256, 0xAB);
+  std::vector<std::string> Ids = {"host-x86_64-unknown-linux",
+                                  "hipv4-amdgcn-amd-amdhsa--" + Proc +
+                                      ":xnack+",
+                                  "hipv4-amdgcn-amd-amdhsa--" + Proc};
+  size_t HeaderSize = 32;
+  for (const std::string &Id : Ids)
+    HeaderSize += 24 + Id.size();
+  std::vector<uint8_t> B(24 + 8);
+  std::memcpy(B.data(), "__CLANG_OFFLOAD_BUNDLE__", 24);
+  B[24] = uint8_t(Ids.size());
+  uint64_t DecoyOff = (HeaderSize + 4095) / 4096 * 4096;
+  uint64_t ObjOff = DecoyOff + 4096;
+  appendBundleEntry(B, 0, 0, Ids[0]);
+  appendBundleEntry(B, DecoyOff, Decoy.size(), Ids[1]);
+  appendBundleEntry(B, ObjOff, Obj.size(), Ids[2]);
+  B.resize(ObjOff, 0);
+  std::memcpy(&B[DecoyOff], Decoy.data(), Decoy.size());
+  B.insert(B.end(), Obj.begin(), Obj.end());
+  struct {
+    uint32_t Magic, Version;
+    const void *Binary, *Unused;
+  } Wrapper = {0x48495046, 1, B.data(), nullptr};
+  void **Module = H.RegisterFatBinary(&Wrapper);
+  H.RegisterFunction(Module, reinterpret_cast<const void *>(&axpyStub),
+                     const_cast<char *>("axpy_f32"), "axpy_f32", ~0u, nullptr,
+                     nullptr, nullptr, nullptr, nullptr);
+
+  const int N = 777;
+  std::vector<float> X(N), Y(N);
+  for (int I = 0; I < N; ++I) {
+    X[I] = float(I % 13) - 6;
+    Y[I] = float(I % 4) * 0.5f;
+  }
+  float *DX = toDevice(H, X), *DY = toDevice(H, Y);
+  if (!DX || !DY)
+    return fail("device buffers");
+  // axpy_f32<<<dim3((N + 127) / 128), dim3(128)>>>(N, 3, DX, DY);
+  if (H.PushCall({(N + 127) / 128, 1, 1}, {128, 1, 1}, 0, nullptr))
+    return fail("__hipPushCallConfiguration");
+  axpyStub(H, N, 3.0f, DX, DY);
+  std::vector<double> Want(N);
+  for (int I = 0; I < N; ++I)
+    Want[I] = double(std::fma(3.0f, X[I], Y[I]));
+  checkVector("axpy_f32<<<>>> through a registered fat binary",
+              fromDevice(H, DY, N), Want);
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  const char *Runtime = "libamdhip64.so";
+  bool Any = false;
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    if (I + 1 < Argc && A == "--runtime")
+      Runtime = Argv[++I];
+    else if (I + 1 < Argc && A == "--rocsparse")
+      rocsparse(Argv[++I]), Any = true;
+    else if (I + 1 < Argc && A == "--rocrand")
+      rocrand(Argv[++I]), Any = true;
+    else if (I + 1 < Argc && A == "--fatbin")
+      fatbin(Argv[++I], Runtime), Any = true;
+    else {
+      std::fprintf(stderr,
+                   "usage: %s [--runtime LIBAMDHIP64] [--fatbin CODEOBJ] "
+                   "[--rocsparse LIB] [--rocrand LIB]\n",
+                   Argv[0]);
+      return 2;
+    }
+  }
+  if (!Any) {
+    std::fprintf(stderr, "%s: nothing to run (see --help)\n", Argv[0]);
+    return 2;
+  }
+  if (Failures) {
+    std::fprintf(stderr, "%d check(s) failed\n", Failures);
+    return 1;
+  }
+  std::printf("all checks passed\n");
+  return 0;
+}
