@@ -1188,45 +1188,62 @@ SnippetResult runSnippet(StringRef CPU, ArrayRef<uint8_t> Code,
   Sh.Prog = &P;
   Sh.Opts = &Opts;
   Sh.IsGfx942 = P.IsGfx942;
+  unsigned NumWG = std::max(Init.Workgroups, 1u);
   std::shared_ptr<GlobalShadow> GShadow;
   if (Opts.GlobalRaceCheck) {
-    GShadow = makeGlobalShadow({1, 1, 1});
+    GShadow = makeGlobalShadow({NumWG, 1, 1});
     Sh.GShadow = GShadow.get();
+    // Threads == 1 takes the shadow's one-thread paths; otherwise the
+    // several-thread ones run (in order), as in a pool.
+    setGlobalShadowConcurrent(*GShadow, Opts.Threads != 1);
   }
   Ctx C;
   C.Sh = &Sh;
+  // Workgroups of one wave each, run in order on this thread; the result is
+  // the last one's (or the first failing one's).
   Workgroup WG;
-  WG.Lds = Init.Lds;
-  WG.LdsWriter.assign((WG.Lds.size() + 3) / 4, 0);
-  WG.LdsReader.assign((WG.Lds.size() + 3) / 4, 0);
-  auto W = std::make_unique<Wave>();
-  std::copy(Init.S.begin(), Init.S.end(), W->S);
-  W->NumV = Init.V.size();
-  W->NumA = Init.A.size();
-  W->VStore.assign(size_t(512 + 256) * 64, 0);
-  W->V = W->VStore.data();
-  W->A = W->VStore.data() + size_t(512) * 64;
-  for (size_t R = 0; R < Init.V.size(); ++R)
-    std::copy(Init.V[R].begin(), Init.V[R].end(), W->V + R * 64);
-  for (size_t R = 0; R < Init.A.size(); ++R)
-    std::copy(Init.A[R].begin(), Init.A[R].end(), W->A + R * 64);
-  W->SB.PendV.assign(512, 0);
-  W->SB.KindV.assign(512, 0);
-  W->SB.PendA.assign(256, 0);
-  W->SB.KindA.assign(256, 0);
-  W->setExec(Init.Exec);
-  W->SCC = Init.SCC;
-  W->Mode = Init.Mode;
-  W->Ieee = Init.Ieee;
-  W->PC = P.LoadBase;
-  W->PrivPerLane = 256;
-  W->Priv.assign(256 * 64, 0);
-  W->WG = &WG;
-  W->C = &C;
-  W->St = Wave::Running;
-  W->TrackGlobal = Sh.GShadow != nullptr;
-  WG.Waves.push_back(W.get());
-  runWorkgroup(WG, C);
+  std::unique_ptr<Wave> W;
+  for (unsigned G = 0; G < NumWG; ++G) {
+    WG = Workgroup();
+    WG.Id = {G, 0, 0};
+    WG.Linear = G;
+    C.WgLinear = G;
+    WG.Lds = Init.Lds;
+    WG.LdsWriter.assign((WG.Lds.size() + 3) / 4, 0);
+    WG.LdsReader.assign((WG.Lds.size() + 3) / 4, 0);
+    W = std::make_unique<Wave>();
+    std::copy(Init.S.begin(), Init.S.end(), W->S);
+    if (Init.WorkgroupIdSgpr >= 0)
+      W->S[Init.WorkgroupIdSgpr] = G;
+    W->NumV = Init.V.size();
+    W->NumA = Init.A.size();
+    W->VStore.assign(size_t(512 + 256) * 64, 0);
+    W->V = W->VStore.data();
+    W->A = W->VStore.data() + size_t(512) * 64;
+    for (size_t R = 0; R < Init.V.size(); ++R)
+      std::copy(Init.V[R].begin(), Init.V[R].end(), W->V + R * 64);
+    for (size_t R = 0; R < Init.A.size(); ++R)
+      std::copy(Init.A[R].begin(), Init.A[R].end(), W->A + R * 64);
+    W->SB.PendV.assign(512, 0);
+    W->SB.KindV.assign(512, 0);
+    W->SB.PendA.assign(256, 0);
+    W->SB.KindA.assign(256, 0);
+    W->setExec(Init.Exec);
+    W->SCC = Init.SCC;
+    W->Mode = Init.Mode;
+    W->Ieee = Init.Ieee;
+    W->PC = P.LoadBase;
+    W->PrivPerLane = 256;
+    W->Priv.assign(256 * 64, 0);
+    W->WG = &WG;
+    W->C = &C;
+    W->St = Wave::Running;
+    W->TrackGlobal = Sh.GShadow != nullptr;
+    WG.Waves.push_back(W.get());
+    runWorkgroup(WG, C);
+    if (Sh.ErrKind != ErrorKind::None)
+      break;
+  }
   Res.Run.Kind = Sh.ErrKind;
   Res.Run.Message = Sh.ErrMsg;
   Res.Run.WaveInstructions = C.Executed;

@@ -53,6 +53,15 @@
 // logical tags exactly as before (a rule applied to 64 equal tags with the
 // same accessor and byte mask gives 64 equal results).
 //
+// Byte tags: hardware reads and writes bytes, so two workgroups may read
+// and store different halves of one dword (16-bit data with an odd block).
+// One tag per dword would merge them into a conflict. The first access that
+// covers part of a dword splits that kind's dword tag into four byte tags
+// (again under a marker, for good), and the rules apply to each byte's
+// logical tag (its byte tag, or the dword tag while that kind is not
+// split). Whole-dword accesses to dwords never touched in part keep the
+// dword (and block) path.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Internal.h"
@@ -60,6 +69,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <new>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 
@@ -86,6 +96,11 @@ constexpr uint32_t MaxEpoch = (1u << 21) - 1;
 // Block tag markers (no tag has workgroup field 0). Splitting: one thread
 // copies the block tag into the dword tags; others wait for Mixed.
 constexpr uint64_t Mixed = 1ull << 32, Splitting = 2ull << 32;
+// Dword tag markers. ByteTags: the dword's tags of this kind are per byte
+// (the region's byte pages); SplittingBytes: one thread copies the dword
+// tag into them, others wait for ByteTags.
+constexpr uint64_t ByteTags = 3ull << 32, SplittingBytes = 4ull << 32;
+bool isMarker(uint64_t T) { return T && !uint32_t(T); }
 
 uint32_t tagWG(uint64_t T) { return uint32_t(T); }
 unsigned tagWave(uint64_t T) { return (T >> 32) & 0xf; }
@@ -195,9 +210,16 @@ struct RegionShadow {
     std::atomic<uint64_t> T[PageDwords];
   };
   using Pages = std::unique_ptr<std::atomic<Page *>[]>;
+  // Byte tags of the page's dwords that sub-dword accesses split; tag
+  // format as above with the byte's mask bit only.
+  struct BytePage {
+    std::atomic<uint64_t> T[PageDwords * 4];
+  };
+  using BytePages = std::unique_ptr<std::atomic<BytePage *>[]>;
   uint64_t Base = 0; // 256-byte aligned, so blocks are aligned in memory
   size_t NumPages = 0;
   Pages WPages, RPages;
+  BytePages WBytes, RBytes;
   std::atomic<uint64_t> *WBlocks, *RBlocks; // zero: no tag yet
   PageArena &Arena;
   RegionShadow(const Region &Rg, PageArena &Arena) : Arena(Arena) {
@@ -206,9 +228,13 @@ struct RegionShadow {
     NumPages = (Dwords + PageDwords - 1) / PageDwords;
     WPages.reset(new std::atomic<Page *>[NumPages]);
     RPages.reset(new std::atomic<Page *>[NumPages]);
+    WBytes.reset(new std::atomic<BytePage *>[NumPages]);
+    RBytes.reset(new std::atomic<BytePage *>[NumPages]);
     for (size_t K = 0; K < NumPages; ++K) {
       WPages[K].store(nullptr, std::memory_order_relaxed);
       RPages[K].store(nullptr, std::memory_order_relaxed);
+      WBytes[K].store(nullptr, std::memory_order_relaxed);
+      RBytes[K].store(nullptr, std::memory_order_relaxed);
     }
     // Zero block tags. Pages of blocks are whole.
     size_t N = std::max<size_t>(NumPages * (PageDwords / BlockDwords), 1);
@@ -225,17 +251,19 @@ struct RegionShadow {
   std::atomic<uint64_t> *blocks(bool Writer) {
     return Writer ? WBlocks : RBlocks;
   }
-  Page *page(Pages &Ps, size_t P) {
-    Page *Pg = Ps[P].load(std::memory_order_seq_cst);
+  template <typename PageT>
+  PageT *page(std::unique_ptr<std::atomic<PageT *>[]> &Ps, size_t P) {
+    PageT *Pg = Ps[P].load(std::memory_order_seq_cst);
     if (Pg)
       return Pg;
     // Zero bytes are zero tags; a page lost to a concurrent first touch
     // stays in the arena.
-    Page *New = new (Arena.alloc(sizeof(Page))) Page;
+    PageT *New = new (Arena.alloc(sizeof(PageT))) PageT;
     if (Ps[P].compare_exchange_strong(Pg, New, std::memory_order_seq_cst))
       return New;
     return Pg;
   }
+  BytePages &bytePages(bool Writer) { return Writer ? WBytes : RBytes; }
   // The block tag of block Blk, waiting while another thread splits it.
   // Loads of block tags are seq_cst: a Mixed seen then orders the dword
   // tags copied before it (and the store-buffering argument goes through
@@ -280,20 +308,82 @@ struct RegionShadow {
   }
   std::atomic<uint64_t> &wtag(uint64_t Dw) { return tag(true, Dw); }
   std::atomic<uint64_t> &rtag(uint64_t Dw) { return tag(false, Dw); }
-  // A dword's logical tag. The page pointer is read seq_cst like the tag:
-  // of a reader publishing its tag and a writer creating the page and then
-  // reading the reader tags, one sees the other.
+  // A dword's logical tag, or ByteTags (never SplittingBytes: it waits).
+  // The page pointer is read seq_cst like the tag: of a reader publishing
+  // its tag and a writer creating the page and then reading the reader
+  // tags, one sees the other.
   uint64_t load(bool Writer, uint64_t Dw,
                 std::memory_order O = std::memory_order_seq_cst) {
     uint64_t V = block(Writer, Dw / BlockDwords);
     if (V != Mixed)
       return V;
     Page *Pg = pages(Writer)[Dw / PageDwords].load(std::memory_order_seq_cst);
-    return Pg ? Pg->T[Dw % PageDwords].load(O) : 0;
+    if (!Pg)
+      return 0;
+    V = Pg->T[Dw % PageDwords].load(O);
+    while (V == SplittingBytes) {
+      std::this_thread::yield();
+      V = Pg->T[Dw % PageDwords].load(std::memory_order_seq_cst);
+    }
+    return V;
   }
-  uint64_t wload(uint64_t Dw) { return load(true, Dw); }
-  uint64_t rload(uint64_t Dw) { return load(false, Dw); }
+  // Byte B's tag of a dword split into byte tags (splitBytes).
+  std::atomic<uint64_t> &byteTag(bool Writer, uint64_t Dw, unsigned B) {
+    BytePage *BP =
+        bytePages(Writer)[Dw / PageDwords].load(std::memory_order_seq_cst);
+    return BP->T[(Dw % PageDwords) * 4 + B];
+  }
+  // Makes the dword's byte tags of one kind the logical ones, so that
+  // accesses to different bytes of it (16-bit or 8-bit data of different
+  // workgroups) are told apart: the dword tag is copied into the bytes its
+  // mask covers (under SplittingBytes, so no concurrent update is lost) and
+  // becomes ByteTags for good. Exact: a dword tag only ever holds whole-
+  // dword accesses (a sub-dword one splits first).
+  void splitBytes(bool Writer, uint64_t Dw) {
+    std::atomic<uint64_t> &T = tag(Writer, Dw);
+    BytePage *BP = page(bytePages(Writer), Dw / PageDwords);
+    for (;;) {
+      uint64_t V = T.load(std::memory_order_seq_cst);
+      if (V == ByteTags)
+        return;
+      if (V == SplittingBytes) {
+        std::this_thread::yield();
+        continue;
+      }
+      if (!T.compare_exchange_strong(V, SplittingBytes,
+                                     std::memory_order_seq_cst))
+        continue;
+      for (unsigned B = 0; B < 4; ++B) {
+        uint64_t BT = V && (tagMask(V) >> B & 1)
+                          ? (V & ~MaskBits) | uint64_t(1u << B) << MaskShift
+                          : 0;
+        BP->T[(Dw % PageDwords) * 4 + B].store(BT, std::memory_order_relaxed);
+      }
+      T.store(ByteTags, std::memory_order_seq_cst);
+      return;
+    }
+  }
 };
+
+// Calls F(T, M) with the logical tags of one kind of the bytes Mask of
+// dword Dw: once with the dword tag, or once per byte when the dword is
+// split into byte tags; returns F's first non-empty answer.
+template <typename Fn>
+std::string forLogical(RegionShadow &RS, bool Writer, uint64_t Dw,
+                       unsigned Mask, Fn F) {
+  uint64_t V = RS.load(Writer, Dw);
+  if (V != ByteTags)
+    return F(V, Mask);
+  for (unsigned B = 0; B < 4; ++B) {
+    if (!(Mask >> B & 1))
+      continue;
+    std::string E =
+        F(RS.byteTag(Writer, Dw, B).load(std::memory_order_seq_cst), 1u << B);
+    if (!E.empty())
+      return E;
+  }
+  return "";
+}
 
 struct GlobalShadow {
   std::array<uint32_t, 3> Grid{1, 1, 1};
@@ -395,15 +485,20 @@ bool vectorStoreRaces(uint64_t T, uint64_t R, const Accessor &A,
 // of a store; null when Merged), Other the logical value of the other one.
 // Merged: a load's reader tag was already merged (several threads:
 // checkGlobalShadow publishes first).
+// Sub-dword masks and dwords split into byte tags go to access() too.
 inline bool quietVectorAccess(std::atomic<uint64_t> *Own, uint64_t Other,
                               const Accessor &A, bool Write, unsigned Mask,
                               bool Merged) {
+  if (Mask != 0xf || isMarker(Other))
+    return false;
   if (!Write) {
     if (vectorLoadRaces(Other, A, Mask))
       return false;
     if (Merged)
       return true;
     uint64_t R = Own->load(std::memory_order_relaxed);
+    if (isMarker(R))
+      return false;
     uint64_t NR = mergeReader(R, A, Mask);
     if (NR != R)
       Own->store(NR, std::memory_order_relaxed);
@@ -411,7 +506,7 @@ inline bool quietVectorAccess(std::atomic<uint64_t> *Own, uint64_t Other,
   }
   std::atomic<uint64_t> &WT = *Own;
   uint64_t T = WT.load(std::memory_order_relaxed);
-  if (vectorStoreRaces(T, Other, A, Mask))
+  if (isMarker(T) || vectorStoreRaces(T, Other, A, Mask))
     return false;
   uint64_t New = makeTag(A.WG1, A.Wave, A.Epoch, Mask);
   if (T)
@@ -493,75 +588,126 @@ bool ownScalar(uint64_t T, const Accessor &A) {
   return "";
 }
 
-// Checks and records one access; returns an error message or "".
-// quietVectorAccess() has the vector load/store rules too.
-[[gnu::noinline]] std::string access(GlobalShadow &S, RegionShadow &RS,
+// Checks and records access X of the bytes Mask of dword Dw on Own, the
+// logical tag of the access's own kind (the reader tag of a load, the
+// writer tag of a store or atomic: a dword tag or a byte tag), and the
+// other kind's logical tags. std::nullopt: Own is a dword tag that another
+// thread split into byte tags meanwhile (nothing recorded; go by bytes).
+std::optional<std::string> accessTag(GlobalShadow &S, RegionShadow &RS,
                                      const Accessor &A,
-                                     const Wave::GlobalAcc &X, uint64_t Dw,
+                                     const Wave::GlobalAcc &X,
+                                     std::atomic<uint64_t> &Own, uint64_t Dw,
                                      unsigned Mask) {
   bool Scalar = X.Lane >= 64;
   // glc loads miss in the scalar cache; glc stores and atomics go to memory.
   bool Coherent = X.Lane == 65;
   if (!X.Write) { // load
-    std::atomic<uint64_t> &RT = RS.rtag(Dw);
-    uint64_t R = RT.load(std::memory_order_relaxed);
-    uint64_t NR = mergeReader(R, A, Mask);
-    // The store orders with a writer's load of RT (Dekker). Between threads
-    // it is a compare-and-swap: two readers merging at once must not lose
-    // one's tag (a later store would miss its write-after-read race).
-    if (!S.Concurrent) {
-      if (NR != R)
-        RT.store(NR, std::memory_order_relaxed);
-    } else {
-      while (NR != R &&
-             !RT.compare_exchange_weak(R, NR, std::memory_order_seq_cst))
-        NR = mergeReader(R, A, Mask);
+    uint64_t R = Own.load(std::memory_order_relaxed);
+    // The update orders with a writer's load of the reader tag (Dekker).
+    // Between threads it is a compare-and-swap: two readers merging at once
+    // must not lose one's tag (a later store would miss its write-after-
+    // read race).
+    for (;;) {
+      if (isMarker(R))
+        return std::nullopt;
+      uint64_t NR = mergeReader(R, A, Mask);
+      if (NR == R)
+        break;
+      if (!S.Concurrent) {
+        Own.store(NR, std::memory_order_relaxed);
+        break;
+      }
+      if (Own.compare_exchange_weak(R, NR, std::memory_order_seq_cst))
+        break;
     }
-    return loadMsg(S, A, RS.wload(Dw), Mask, Scalar, Coherent);
+    return forLogical(RS, true, Dw, Mask, [&](uint64_t T, unsigned M) {
+      return loadMsg(S, A, T, M, Scalar, Coherent);
+    });
   }
   if (X.Atomic) { // atomics: ordered among themselves
-    std::atomic<uint64_t> &WT = RS.wtag(Dw);
-    uint64_t T = WT.load(std::memory_order_seq_cst);
-    if (T && (tagMask(T) & Mask)) {
-      // Atomics are performed in memory: a scalar cache's dirty line would
-      // overwrite the result when it is written back.
-      if (T & FDirty)
-        return formatv("atomic on bytes that a scalar store of workgroup "
-                       "{0} wave {1} may still hold in its scalar cache (no "
-                       "s_dcache_wb and s_waitcnt lgkmcnt(0) since)",
-                       wgName(S, tagWG(T)), tagWave(T))
-            .str();
-      if (!(T & FAtomic) && unordered(T, A))
-        return "atomic on bytes stored (non-atomically) by " + who(S, T, A) +
-               ": the store and the atomic are unordered";
+    uint64_t T = Own.load(std::memory_order_seq_cst);
+    for (;;) {
+      if (isMarker(T))
+        return std::nullopt;
+      if (T && (tagMask(T) & Mask)) {
+        // Atomics are performed in memory: a scalar cache's dirty line
+        // would overwrite the result when it is written back.
+        if (T & FDirty)
+          return formatv("atomic on bytes that a scalar store of workgroup "
+                         "{0} wave {1} may still hold in its scalar cache "
+                         "(no s_dcache_wb and s_waitcnt lgkmcnt(0) since)",
+                         wgName(S, tagWG(T)), tagWave(T))
+              .str();
+        if (!(T & FAtomic) && unordered(T, A))
+          return "atomic on bytes stored (non-atomically) by " + who(S, T, A) +
+                 ": the store and the atomic are unordered";
+      }
+      // Recorded only where no plain store is (scalar loads check any
+      // write).
+      if (T && !(T & FAtomic))
+        break;
+      uint64_t New = makeTag(A.WG1, A.Wave, A.Epoch, Mask) | FAtomic |
+                     (Scalar ? FScalar : 0) | (T & MaskBits);
+      if (T == New)
+        break;
+      if (!S.Concurrent) {
+        Own.store(New, std::memory_order_relaxed);
+        break;
+      }
+      // On failure another access changed the tag: check it again.
+      if (Own.compare_exchange_weak(T, New, std::memory_order_seq_cst))
+        break;
     }
-    // Recorded only where no plain store is (scalar loads check any write).
-    uint64_t New = makeTag(A.WG1, A.Wave, A.Epoch, Mask) | FAtomic |
-                   (Scalar ? FScalar : 0);
-    if (!T || (T & FAtomic)) {
-      if (T & FAtomic)
-        New |= T & MaskBits;
-      if (S.Concurrent)
-        WT.compare_exchange_strong(T, New, std::memory_order_seq_cst);
-      else
-        WT.store(New, std::memory_order_relaxed);
-    }
-    return "";
+    return std::string();
   }
   // Store.
-  std::atomic<uint64_t> &WT = RS.wtag(Dw);
   uint64_t New = makeTag(A.WG1, A.Wave, A.Epoch, Mask) |
                  (Scalar ? FScalar : 0) | (Scalar && !Coherent ? FDirty : 0);
-  uint64_t T = WT.load(std::memory_order_relaxed);
-  // Same writer, same epoch: keep the bytes it wrote before; another
-  // writer's bytes are kept too, so a mixed dword stays conservative.
-  if (T)
-    New |= T & MaskBits;
-  if (T != New && S.Concurrent)
-    T = WT.exchange(New, std::memory_order_seq_cst);
-  else if (T != New) // one thread: nobody wrote since the load
-    WT.store(New, std::memory_order_relaxed);
-  return storeMsg(S, A, T, RS.rload(Dw), Mask, Scalar, Coherent);
+  uint64_t T = Own.load(std::memory_order_relaxed);
+  for (;;) {
+    if (isMarker(T))
+      return std::nullopt;
+    // Same writer, same epoch: keep the bytes it wrote before. (Another
+    // writer's bytes are those of a whole-dword store: the same bytes.)
+    uint64_t N = New | (T & MaskBits);
+    if (T == N)
+      break;
+    if (!S.Concurrent) { // one thread: nobody wrote since the load
+      Own.store(N, std::memory_order_relaxed);
+      break;
+    }
+    if (Own.compare_exchange_weak(T, N, std::memory_order_seq_cst))
+      break;
+  }
+  return forLogical(RS, false, Dw, Mask, [&](uint64_t R, unsigned M) {
+    return storeMsg(S, A, T, R, M, Scalar, Coherent);
+  });
+}
+
+// Checks and records one access of the bytes Mask of dword Dw; returns an
+// error message or "". A sub-dword access, or one to a dword already split,
+// goes by byte tags. quietVectorAccess() has the vector load/store rules
+// too.
+[[gnu::noinline]] std::string access(GlobalShadow &S, RegionShadow &RS,
+                                     const Accessor &A,
+                                     const Wave::GlobalAcc &X, uint64_t Dw,
+                                     unsigned Mask) {
+  bool Writer = X.Write;
+  if (Mask == 0xf && RS.load(Writer, Dw) != ByteTags)
+    if (std::optional<std::string> E =
+            accessTag(S, RS, A, X, RS.tag(Writer, Dw), Dw, Mask))
+      return *E;
+  RS.splitBytes(Writer, Dw);
+  for (unsigned B = 0; B < 4; ++B) {
+    if (!(Mask >> B & 1))
+      continue;
+    // Byte tags are never markers.
+    std::string E =
+        *accessTag(S, RS, A, X, RS.byteTag(Writer, Dw, B), Dw, 1u << B);
+    if (!E.empty())
+      return E;
+  }
+  return "";
 }
 
 // A vector load or store of the whole block Blk with whole dwords, on the
@@ -606,11 +752,17 @@ bool blockAccess(GlobalShadow &S, RegionShadow &RS, const Accessor &A,
   }
   uint64_t Other = RS.block(!Write, Blk);
   uint64_t Dw0 = Blk * RegionShadow::BlockDwords;
+  auto Check = [&](uint64_t O, unsigned M) {
+    if (Write ? vectorStoreRaces(T, O, A, M) : vectorLoadRaces(O, A, M))
+      return Write ? storeMsg(S, A, T, O, M, false, false)
+                   : loadMsg(S, A, O, M, false, false);
+    return std::string();
+  };
   for (unsigned K = 0; K < RegionShadow::BlockDwords; ++K) {
     uint64_t O = Other == Mixed ? RS.load(!Write, Dw0 + K) : Other;
-    if (Write ? vectorStoreRaces(T, O, A, Full) : vectorLoadRaces(O, A, Full)) {
-      Err = Write ? storeMsg(S, A, T, O, Full, false, false)
-                  : loadMsg(S, A, O, Full, false, false);
+    Err = O == ByteTags ? forLogical(RS, !Write, Dw0 + K, Full, Check)
+                        : Check(O, Full);
+    if (!Err.empty()) {
       ErrK = K;
       return true;
     }
@@ -648,12 +800,27 @@ void publishReads(RegionShadow &RS, const Accessor &A, uint64_t Lo,
     for (uint64_t D = L & ~3ull; D < H; D += 4) {
       uint64_t DLo = std::max(D, L), DHi = std::min(D + 4, H);
       unsigned Mask = ((1u << (DHi - DLo)) - 1) << (DLo - D);
-      std::atomic<uint64_t> &RT = RS.rtag((D - RS.Base) / 4);
-      uint64_t R = RT.load(std::memory_order_relaxed);
-      uint64_t NR = mergeReader(R, A, Mask);
-      while (NR != R &&
-             !RT.compare_exchange_weak(R, NR, std::memory_order_relaxed))
-        NR = mergeReader(R, A, Mask);
+      uint64_t Dw = (D - RS.Base) / 4;
+      auto Merge = [&](std::atomic<uint64_t> &RT, unsigned M) {
+        uint64_t R = RT.load(std::memory_order_relaxed);
+        for (;;) {
+          if (isMarker(R))
+            return false;
+          uint64_t NR = mergeReader(R, A, M);
+          if (NR == R ||
+              RT.compare_exchange_weak(R, NR, std::memory_order_relaxed))
+            return true;
+        }
+      };
+      // A whole dword merges into its dword tag unless that is (or becomes
+      // meanwhile) split into byte tags.
+      if (Mask == 0xf && RS.load(false, Dw) != ByteTags &&
+          Merge(RS.rtag(Dw), Mask))
+        continue;
+      RS.splitBytes(false, Dw);
+      for (unsigned B = 0; B < 4; ++B)
+        if (Mask >> B & 1)
+          Merge(RS.byteTag(false, Dw, B), 1u << B);
     }
   }
 }
@@ -772,12 +939,22 @@ void scalarWriteBack(Wave &W) {
         RegionShadow *RS = shadowFor(W, B, 4);
         if (!RS)
           continue;
-        std::atomic<uint64_t> &WT = RS->wtag((B - RS->Base) / 4);
-        uint64_t T = WT.load(std::memory_order_relaxed);
-        while ((T & FDirty) && tagWG(T) == WG1 && tagWave(T) == (W.Id & 0xf) &&
-               !WT.compare_exchange_weak(T, T & ~FDirty,
-                                         std::memory_order_seq_cst))
-          ;
+        // False when WT is a dword tag split into byte tags.
+        auto Clean = [&](std::atomic<uint64_t> &WT) {
+          uint64_t T = WT.load(std::memory_order_relaxed);
+          while (!isMarker(T) && (T & FDirty) && tagWG(T) == WG1 &&
+                 tagWave(T) == (W.Id & 0xf) &&
+                 !WT.compare_exchange_weak(T, T & ~FDirty,
+                                           std::memory_order_seq_cst))
+            ;
+          return !isMarker(T);
+        };
+        uint64_t Dw = (B - RS->Base) / 4;
+        if (RS->load(true, Dw) != ByteTags && Clean(RS->wtag(Dw)))
+          continue;
+        RS->splitBytes(true, Dw); // waits for a split under way
+        for (unsigned K = 0; K < 4; ++K)
+          Clean(RS->byteTag(true, Dw, K));
       }
     }
   }

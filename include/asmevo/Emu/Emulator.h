@@ -246,8 +246,13 @@ private:
 
 /// Sets up and runs an instruction sequence for tests: a kernel made of the
 /// given encoded bytes (assembled elsewhere), one wave, with initial SGPR
-/// and VGPR values. Returns the final registers.
+/// and VGPR values. Returns the final registers. With Workgroups > 1 the
+/// snippet runs as that many one-wave workgroups in order (0, 1, ...) under
+/// one dispatch-wide race shadow; the registers are the last one's.
+/// RunOptions::Threads == 1 takes the shadow's one-thread paths.
 struct SnippetState {
+  unsigned Workgroups = 1;  // input only
+  int WorkgroupIdSgpr = -1; // input only: >= 0, the SGPR set to the id
   std::array<uint32_t, 128> S{};
   std::vector<std::array<uint32_t, 64>> V = std::vector<std::array<uint32_t, 64>>(32);
   std::vector<std::array<uint32_t, 64>> A = std::vector<std::array<uint32_t, 64>>(8);
