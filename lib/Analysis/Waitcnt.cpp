@@ -30,7 +30,8 @@ bool PendingOp::writesAny(ArrayRef<uint16_t> Units) const {
   return RegUnitInfo::intersects(*Defs, Units);
 }
 
-bool PendingOp::coveredBy(const unsigned Counts[NumCounters]) const {
+uint8_t PendingOp::countersCoveredBy(const unsigned Counts[NumCounters]) const {
+  uint8_t Covered = 0;
   for (unsigned C = 0; C < NumCounters; ++C) {
     if (!(Counters & (1u << C)))
       continue;
@@ -39,12 +40,17 @@ bool PendingOp::coveredBy(const unsigned Counts[NumCounters]) const {
       // have completed because many younger ones were issued (LLVM's
       // SIInsertWaitcnts waits for max - 1 rather than rely on saturation).
       if (Counts[C] >= MaxCount[C] || Younger[C] < Counts[C])
-        return false;
+        continue;
     } else if (Counts[C] != 0) {
-      return false;
+      continue;
     }
+    Covered |= 1u << C;
   }
-  return true;
+  return Covered;
+}
+
+bool PendingOp::coveredBy(const unsigned Counts[NumCounters]) const {
+  return countersCoveredBy(Counts) == Counters;
 }
 
 void PendingOp::requiredCounts(unsigned Counts[NumCounters]) const {
@@ -84,6 +90,11 @@ bool PendingState::merge(const PendingState &O) {
         Mine->Younger[C] = P.Younger[C];
         Changed = true;
       }
+    // Still counted on a counter on either path.
+    if ((Mine->Counters | P.Counters) != Mine->Counters) {
+      Mine->Counters |= P.Counters;
+      Changed = true;
+    }
   }
   return Changed;
 }
@@ -112,9 +123,17 @@ void PendingState::issue(const InstInfo &I) {
 
 void PendingState::wait(const unsigned Counts[NumCounters],
                         SmallVectorImpl<PendingOp> *Covered) {
-  auto It = std::remove_if(Ops.begin(), Ops.end(), [&](const PendingOp &P) {
-    if (!P.coveredBy(Counts))
+  // An op counted on several counters (FLAT: vmcnt and lgkmcnt) completes
+  // once each of them has been waited for, by one s_waitcnt or by several
+  // (lgkmcnt(0), later vmcnt(0)): counters only go down, and LLVM's
+  // SIInsertWaitcnts (one score per counter) relies on it, as does the code
+  // it emits.
+  auto It = std::remove_if(Ops.begin(), Ops.end(), [&](PendingOp &P) {
+    uint8_t Done = P.countersCoveredBy(Counts);
+    if (Done != P.Counters) {
+      P.Counters &= ~Done;
       return false;
+    }
     if (Covered)
       Covered->push_back(P);
     return true;

@@ -184,6 +184,38 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
     amdgcn.s_endpgm [0x1c]
   }
 
+  // CHECK-LABEL: amdgcn.kernel @flat_two_waits
+  // MERGE-LABEL: amdgcn.kernel @flat_two_waits
+  amdgcn.kernel @flat_two_waits attributes {descriptor = {}} {
+    // A FLAT load counts on vmcnt and lgkmcnt; LLVM waits for them in two
+    // s_waitcnt (lgkmcnt(0) for the s_load, later vmcnt(0) for the use).
+    // The load is complete only after both: the vmcnt(0) stays (it was
+    // dropped when completion needed both counters in one wait, and the use
+    // was then taken for one the original already made in flight; a rocBLAS
+    // rotm kernel verified NOT EQUIVALENT).
+    // CHECK: amdgcn.s_waitcnt {{.*}}lgkmcnt(0)
+    // CHECK-NEXT: s_and_b64
+    // CHECK: ^bb1:
+    // CHECK-NEXT: amdgcn.s_waitcnt {{.*}}vmcnt(0)
+    // CHECK-NEXT: v_add_f32_e32 "v6, s4, v2"
+    // MERGE: ^bb1:
+    // MERGE-NEXT: amdgcn.s_waitcnt [0x24] vmcnt(0)
+    // MERGE-NEXT: v_add_f32_e32 "v6, s4, v2"
+    amdgcn.inst [0x0] flat_load_dword "v2, v[4:5]"
+    amdgcn.inst [0x8] s_load_dwordx2 "s[4:5], s[6:7], 0x0"
+    amdgcn.s_waitcnt [0x10] lgkmcnt(0)
+    amdgcn.inst [0x14] s_and_b64 "vcc, exec, s[4:5]"
+    amdgcn.inst [0x18] v_mov_b32_e32 "v7, 0"
+    amdgcn.cbranch [0x20] s_cbranch_vccz ^bb2, ^bb1
+  ^bb1:
+    amdgcn.s_waitcnt [0x24] vmcnt(0)
+    amdgcn.inst [0x28] v_add_f32_e32 "v6, s4, v2"
+    amdgcn.inst [0x2c] flat_store_dword "v[4:5], v6"
+    amdgcn.fallthrough ^bb2
+  ^bb2:
+    amdgcn.s_endpgm [0x34]
+  }
+
   // CHECK-LABEL: amdgcn.func @device_function
   amdgcn.func @device_function {
     // A device function starts with unknown memory ops in flight: the entry

@@ -39,7 +39,9 @@ namespace asmevo {
 struct PendingOp {
   /// The memory operation; null for an unknown operation (function entry).
   mlir::Operation *Op = nullptr;
-  uint8_t Counters = 0; ///< counterBit()s it counts on
+  /// counterBit()s it is still counted on (a wait that covers one counter
+  /// of several clears it)
+  uint8_t Counters = 0;
   uint8_t InOrder = 0;  ///< counterBit()s on which it completes in order
   /// Fewest in-order ops of each counter issued after it on any path.
   uint8_t Younger[NumCounters] = {0, 0, 0};
@@ -53,6 +55,8 @@ struct PendingOp {
   bool writesAny(llvm::ArrayRef<uint16_t> Units) const;
   /// Completed after an s_waitcnt with these counts?
   bool coveredBy(const unsigned Counts[NumCounters]) const;
+  /// The counters of Counters that an s_waitcnt with these counts covers.
+  uint8_t countersCoveredBy(const unsigned Counts[NumCounters]) const;
   /// Loosest counts that guarantee this op complete (others at maximum).
   void requiredCounts(unsigned Counts[NumCounters]) const;
 };
