@@ -26,6 +26,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -110,25 +111,55 @@ typedef void *Handle;
 typedef void *MatDescr;
 const int OperationNone = 111, IndexBaseZero = 0;
 
-// A 37x29 CSR matrix with uneven rows (empty rows, one long row) and
-// small-integer values, so every float/double sum is exact whatever the
-// order of the kernel's additions.
+/// A CSR matrix with small-integer values, so every float/double sum is
+/// exact whatever the order of the kernel's additions. Rows of MinLen..MaxLen
+/// entries (consecutive columns from a random start); every LongEvery-th row
+/// (from row 7) has LongLen + row entries, row 11 is full and every 7th row
+/// from row 3 empty when Holes is set.
+struct CsrShape {
+  int M, N, MinLen, MaxLen, LongEvery, LongLen;
+  bool Holes;
+};
+// Pairs of matrices whose average row length falls in the same bucket
+// (rocSPARSE 5.3's csrmvn_general picks its rows-per-wavefront variant from
+// nnz / m), one or many workgroups, and long rows for the adaptive and
+// segmented kernels.
+const CsrShape Shapes[] = {
+    {37, 29, 1, 6, 0, 0, true},         {900, 300, 0, 6, 0, 0, false},
+    {1500, 200, 0, 47, 0, 0, false},    {120, 100, 16, 30, 0, 0, true},
+    {300, 5000, 0, 8, 50, 2000, false}, {2000, 3000, 32, 60, 400, 1500, false},
+};
+
 struct Csr {
-  int M = 37, N = 29;
+  int M, N;
   std::vector<int> RowPtr, Col;
   std::vector<double> Val;
-  Csr() {
+  explicit Csr(const CsrShape &S, unsigned Seed) : M(S.M), N(S.N) {
+    uint32_t Rng = 12345u + 77u * Seed;
+    auto next = [&] { return (Rng = Rng * 1664525u + 1013904223u) >> 8; };
     RowPtr.push_back(0);
     for (int R = 0; R < M; ++R) {
-      int Len = R % 7 == 3 ? 0 : R == 11 ? N : (R * 5) % 6 + 1;
+      int Len = S.MinLen + int(next() % uint32_t(S.MaxLen - S.MinLen + 1));
+      if (S.LongEvery && R % S.LongEvery == 7)
+        Len = S.LongLen + R;
+      if (S.Holes && R % 7 == 3)
+        Len = 0;
+      if (S.Holes && R == 11)
+        Len = N;
+      Len = std::min(Len, N);
+      int Start = int(next() % uint32_t(N - Len + 1));
       for (int K = 0; K < Len; ++K) {
-        Col.push_back(Len == N ? K : (R * 3 + K * 7) % N);
-        Val.push_back(double((R + 2 * K) % 9) - 4);
+        Col.push_back(Start + K);
+        Val.push_back(double((R + 2 * K + int(next() % 3)) % 9) - 4);
       }
       RowPtr.push_back(int(Col.size()));
     }
   }
   int nnz() const { return int(Col.size()); }
+  std::string name() const {
+    return std::to_string(M) + "x" + std::to_string(N) + ", " +
+           std::to_string(nnz()) + " nnz";
+  }
 };
 
 template <typename T>
@@ -144,41 +175,167 @@ void checkVector(const char *What, const std::vector<T> &Got,
   std::printf("ok: %s (%zu values)\n", What, Want.size());
 }
 
-template <typename T>
-void csrmv(void *Lib, const Hip &H, Handle Hd, MatDescr D, const Csr &A,
-           const char *Fn) {
-  typedef int (*CsrmvFn)(Handle, int, int, int, int, const T *, MatDescr,
-                         const T *, const int *, const int *, void *, const T *,
-                         const T *, T *);
-  CsrmvFn F;
-  if (!sym(Lib, Fn, F))
-    return fail(Fn);
-  std::vector<T> Val(A.Val.begin(), A.Val.end()), X(A.N), Y(A.M);
-  for (int I = 0; I < A.N; ++I)
-    X[I] = T((I * 3) % 5 - 2);
-  for (int I = 0; I < A.M; ++I)
-    Y[I] = T(I % 4);
-  T *DVal = toDevice(H, Val), *DX = toDevice(H, X), *DY = toDevice(H, Y);
-  int *DRow = toDevice(H, A.RowPtr), *DCol = toDevice(H, A.Col);
-  if (!DVal || !DX || !DY || !DRow || !DCol)
-    return fail("device buffers");
-  T Alpha = T(2), Beta = T(-1);
-  if (int S = F(Hd, OperationNone, A.M, A.N, A.nnz(), &Alpha, D, DVal, DRow,
-                DCol, nullptr, DX, &Beta, DY)) {
-    std::fprintf(stderr, "FAIL: %s returned status %d\n", Fn, S);
-    ++Failures;
-    return;
-  }
+/// Scalars of y = Alpha A x + Beta y (exact in float for the test data).
+struct Scalars {
+  double Alpha, Beta;
+};
+
+/// Host reference of y = Alpha A x + Beta y.
+std::vector<double> reference(const Csr &A, const std::vector<double> &X,
+                              const std::vector<double> &Y, Scalars C) {
   std::vector<double> Want(A.M);
   for (int R = 0; R < A.M; ++R) {
     double S = 0;
     for (int K = A.RowPtr[R]; K < A.RowPtr[R + 1]; ++K)
-      S += A.Val[K] * double(X[A.Col[K]]);
-    Want[R] = 2 * S - double(Y[R]);
+      S += A.Val[K] * X[A.Col[K]];
+    Want[R] = C.Alpha * S + C.Beta * Y[R];
   }
-  checkVector(Fn, fromDevice(H, DY, A.M), Want);
+  return Want;
+}
+
+std::string label(const char *Fn, const Csr &A, Scalars C,
+                  const char *Extra = "") {
+  char B[64];
+  std::snprintf(B, sizeof B, ", alpha %g, beta %g", C.Alpha, C.Beta);
+  return std::string(Fn) + Extra + " (" + A.name() + B + ")";
+}
+
+/// rocsparse_[sd]csrmv; with Analysis, after rocsparse_[sd]csrmv_analysis
+/// into a mat_info (the adaptive kernels, whose row blocks must agree with
+/// the matrix).
+template <typename T>
+void csrmv(void *Lib, const Hip &H, Handle Hd, MatDescr D, const Csr &A,
+           Scalars C, const char *Fn, const char *Analysis = nullptr) {
+  typedef int (*CsrmvFn)(Handle, int, int, int, int, const T *, MatDescr,
+                         const T *, const int *, const int *, void *, const T *,
+                         const T *, T *);
+  typedef int (*AnalysisFn)(Handle, int, int, int, int, MatDescr, const T *,
+                            const int *, const int *, void *);
+  CsrmvFn F;
+  AnalysisFn FA = nullptr;
+  int (*CreateInfo)(void **) = nullptr, (*DestroyInfo)(void *) = nullptr;
+  if (!sym(Lib, Fn, F) ||
+      (Analysis && (!sym(Lib, Analysis, FA) ||
+                    !sym(Lib, "rocsparse_create_mat_info", CreateInfo) ||
+                    !sym(Lib, "rocsparse_destroy_mat_info", DestroyInfo))))
+    return fail(Fn);
+  std::string What = label(Fn, A, C, Analysis ? " analysed" : "");
+  std::vector<T> Val(A.Val.begin(), A.Val.end()), X(A.N), Y(A.M);
+  std::vector<double> XD(A.N), YD(A.M);
+  for (int I = 0; I < A.N; ++I)
+    X[I] = T(XD[I] = (I * 3) % 5 - 2);
+  for (int I = 0; I < A.M; ++I)
+    Y[I] = T(YD[I] = I % 4);
+  T *DVal = toDevice(H, Val), *DX = toDevice(H, X), *DY = toDevice(H, Y);
+  int *DRow = toDevice(H, A.RowPtr), *DCol = toDevice(H, A.Col);
+  if (!DVal || !DX || !DY || !DRow || !DCol)
+    return fail("device buffers");
+  T Alpha = T(C.Alpha), Beta = T(C.Beta);
+  void *Info = nullptr;
+  if (Analysis && (CreateInfo(&Info) || FA(Hd, OperationNone, A.M, A.N, A.nnz(),
+                                           D, DVal, DRow, DCol, Info)))
+    return fail(Analysis);
+  if (int S = F(Hd, OperationNone, A.M, A.N, A.nnz(), &Alpha, D, DVal, DRow,
+                DCol, Info, DX, &Beta, DY)) {
+    std::fprintf(stderr, "FAIL: %s returned status %d\n", What.c_str(), S);
+    ++Failures;
+  } else {
+    checkVector(What.c_str(), fromDevice(H, DY, A.M), reference(A, XD, YD, C));
+  }
+  if (Info)
+    DestroyInfo(Info);
   for (void *P :
        {(void *)DVal, (void *)DX, (void *)DY, (void *)DRow, (void *)DCol})
+    H.Free(P);
+}
+
+/// rocsparse_sellmv on the matrix in ELL form (column major, width = the
+/// longest row, padding column -1), built on the host.
+void ellmv(void *Lib, const Hip &H, Handle Hd, MatDescr D, const Csr &A,
+           Scalars C) {
+  int (*F)(Handle, int, int, int, const float *, MatDescr, const float *,
+           const int *, int, const float *, const float *, float *);
+  if (!sym(Lib, "rocsparse_sellmv", F))
+    return fail("rocsparse_sellmv");
+  int W = 0;
+  for (int R = 0; R < A.M; ++R)
+    W = std::max(W, A.RowPtr[R + 1] - A.RowPtr[R]);
+  std::vector<float> Val(size_t(A.M) * W, 0), X(A.N), Y(A.M);
+  std::vector<int> Col(size_t(A.M) * W, -1);
+  for (int R = 0; R < A.M; ++R)
+    for (int K = A.RowPtr[R]; K < A.RowPtr[R + 1]; ++K) {
+      size_t I = size_t(K - A.RowPtr[R]) * A.M + R;
+      Val[I] = float(A.Val[K]);
+      Col[I] = A.Col[K];
+    }
+  std::vector<double> XD(A.N), YD(A.M);
+  for (int I = 0; I < A.N; ++I)
+    X[I] = float(XD[I] = I % 7 - 3);
+  for (int I = 0; I < A.M; ++I)
+    Y[I] = float(YD[I] = I % 5);
+  float *DVal = toDevice(H, Val), *DX = toDevice(H, X), *DY = toDevice(H, Y);
+  int *DCol = toDevice(H, Col);
+  if (!DVal || !DX || !DY || !DCol)
+    return fail("device buffers");
+  float Alpha = float(C.Alpha), Beta = float(C.Beta);
+  std::string What = label("rocsparse_sellmv", A, C);
+  if (int S = F(Hd, OperationNone, A.M, A.N, &Alpha, D, DVal, DCol, W, DX,
+                &Beta, DY)) {
+    std::fprintf(stderr, "FAIL: %s returned status %d\n", What.c_str(), S);
+    ++Failures;
+  } else {
+    checkVector(What.c_str(), fromDevice(H, DY, A.M), reference(A, XD, YD, C));
+  }
+  for (void *P : {(void *)DVal, (void *)DX, (void *)DY, (void *)DCol})
+    H.Free(P);
+}
+
+/// rocsparse_csr2coo (the row index of every non-zero), then
+/// rocsparse_scoomv on the converted matrix.
+void coo(void *Lib, const Hip &H, Handle Hd, MatDescr D, const Csr &A,
+         Scalars C) {
+  int (*Csr2coo)(Handle, const int *, int, int, int *, int);
+  int (*Scoomv)(Handle, int, int, int, int, const float *, MatDescr,
+                const float *, const int *, const int *, const float *,
+                const float *, float *);
+  if (!sym(Lib, "rocsparse_csr2coo", Csr2coo) ||
+      !sym(Lib, "rocsparse_scoomv", Scoomv))
+    return fail("rocsparse_csr2coo/scoomv");
+  int *DRow = toDevice(H, A.RowPtr);
+  std::vector<int> Minus(A.nnz(), -1);
+  int *DCoo = toDevice(H, Minus);
+  std::vector<float> Val(A.Val.begin(), A.Val.end()), X(A.N), Y(A.M);
+  std::vector<double> XD(A.N), YD(A.M);
+  for (int I = 0; I < A.N; ++I)
+    X[I] = float(XD[I] = I % 3 - 1);
+  for (int I = 0; I < A.M; ++I)
+    Y[I] = float(YD[I] = 2 * (I % 3));
+  float *DVal = toDevice(H, Val), *DX = toDevice(H, X), *DY = toDevice(H, Y);
+  int *DCol = toDevice(H, A.Col);
+  if (!DRow || !DCoo || !DVal || !DX || !DY || !DCol)
+    return fail("device buffers");
+  std::string What = "rocsparse_csr2coo (" + A.name() + ")";
+  if (int S = Csr2coo(Hd, DRow, A.nnz(), A.M, DCoo, IndexBaseZero)) {
+    std::fprintf(stderr, "FAIL: %s returned status %d\n", What.c_str(), S);
+    ++Failures;
+    return;
+  }
+  std::vector<double> Rows;
+  for (int R = 0; R < A.M; ++R)
+    for (int K = A.RowPtr[R]; K < A.RowPtr[R + 1]; ++K)
+      Rows.push_back(R);
+  checkVector(What.c_str(), fromDevice(H, DCoo, A.nnz()), Rows);
+  float Alpha = float(C.Alpha), Beta = float(C.Beta);
+  What = label("rocsparse_scoomv", A, C);
+  if (int S = Scoomv(Hd, OperationNone, A.M, A.N, A.nnz(), &Alpha, D, DVal,
+                     DCoo, DCol, DX, &Beta, DY)) {
+    std::fprintf(stderr, "FAIL: %s returned status %d\n", What.c_str(), S);
+    ++Failures;
+  } else {
+    checkVector(What.c_str(), fromDevice(H, DY, A.M), reference(A, XD, YD, C));
+  }
+  for (void *P : {(void *)DRow, (void *)DCoo, (void *)DVal, (void *)DX,
+                  (void *)DY, (void *)DCol})
     H.Free(P);
 }
 
@@ -189,69 +346,30 @@ void rocsparse(const char *Path) {
     std::exit(2);
   int (*CreateHandle)(Handle *), (*DestroyHandle)(Handle);
   int (*CreateDescr)(MatDescr *), (*DestroyDescr)(MatDescr);
-  int (*Csr2coo)(Handle, const int *, int, int, int *, int);
-  int (*Scoomv)(Handle, int, int, int, int, const float *, MatDescr,
-                const float *, const int *, const int *, const float *,
-                const float *, float *);
   if (!sym(Lib, "rocsparse_create_handle", CreateHandle) ||
       !sym(Lib, "rocsparse_destroy_handle", DestroyHandle) ||
       !sym(Lib, "rocsparse_create_mat_descr", CreateDescr) ||
-      !sym(Lib, "rocsparse_destroy_mat_descr", DestroyDescr) ||
-      !sym(Lib, "rocsparse_csr2coo", Csr2coo) ||
-      !sym(Lib, "rocsparse_scoomv", Scoomv))
+      !sym(Lib, "rocsparse_destroy_mat_descr", DestroyDescr))
     std::exit(2);
   Handle Hd = nullptr;
   MatDescr D = nullptr;
-  if (CreateHandle(&Hd) || CreateDescr(&D)) {
-    fail("rocsparse_create_handle / rocsparse_create_mat_descr");
-    return;
-  }
-  Csr A;
-  csrmv<float>(Lib, H, Hd, D, A, "rocsparse_scsrmv");
-  csrmv<double>(Lib, H, Hd, D, A, "rocsparse_dcsrmv");
-
-  // csr2coo: the row index of every non-zero.
-  int *DRow = toDevice(H, A.RowPtr);
-  std::vector<int> Zero(A.nnz(), -1);
-  int *DCoo = toDevice(H, Zero);
-  if (!DRow || !DCoo)
-    return fail("device buffers");
-  if (int S = Csr2coo(Hd, DRow, A.nnz(), A.M, DCoo, IndexBaseZero)) {
-    std::fprintf(stderr, "FAIL: rocsparse_csr2coo returned status %d\n", S);
-    ++Failures;
-  } else {
-    std::vector<double> Want;
-    for (int R = 0; R < A.M; ++R)
-      for (int K = A.RowPtr[R]; K < A.RowPtr[R + 1]; ++K)
-        Want.push_back(R);
-    std::vector<int> Coo = fromDevice(H, DCoo, A.nnz());
-    checkVector("rocsparse_csr2coo", Coo, Want);
-
-    // coomv on the converted matrix: y = 1.5 A x + 0.5 y.
-    std::vector<float> Val(A.Val.begin(), A.Val.end()), X(A.N), Y(A.M);
-    for (int I = 0; I < A.N; ++I)
-      X[I] = float(I % 3) - 1;
-    for (int I = 0; I < A.M; ++I)
-      Y[I] = float(2 * (I % 3));
-    float *DVal = toDevice(H, Val), *DX = toDevice(H, X), *DY = toDevice(H, Y);
-    int *DCol = toDevice(H, A.Col);
-    float Alpha = 1.5f, Beta = 0.5f;
-    if (!DVal || !DX || !DY || !DCol)
-      return fail("device buffers");
-    if (int S = Scoomv(Hd, OperationNone, A.M, A.N, A.nnz(), &Alpha, D, DVal,
-                       DCoo, DCol, DX, &Beta, DY)) {
-      std::fprintf(stderr, "FAIL: rocsparse_scoomv returned status %d\n", S);
-      ++Failures;
-    } else {
-      std::vector<double> Want(A.M);
-      for (int R = 0; R < A.M; ++R) {
-        double S = 0;
-        for (int K = A.RowPtr[R]; K < A.RowPtr[R + 1]; ++K)
-          S += A.Val[K] * X[A.Col[K]];
-        Want[R] = 1.5 * S + 0.5 * Y[R];
-      }
-      checkVector("rocsparse_scoomv", fromDevice(H, DY, A.M), Want);
-    }
+  if (CreateHandle(&Hd) || CreateDescr(&D))
+    return fail("rocsparse_create_handle / rocsparse_create_mat_descr");
+  // Each routine on several matrices and scalars, so that every kernel is
+  // captured on unlike dispatches (one or many workgroups, long rows, beta
+  // zero or not).
+  const Scalars Cs[] = {{2, -1}, {1, 1}, {1, 0}, {-1, 2}, {-3, 0.5}, {2, 0}};
+  for (unsigned I = 0; I < std::size(Shapes); ++I) {
+    Csr A(Shapes[I], I);
+    Scalars C = Cs[I];
+    csrmv<float>(Lib, H, Hd, D, A, C, "rocsparse_scsrmv");
+    csrmv<double>(Lib, H, Hd, D, A, C, "rocsparse_dcsrmv");
+    csrmv<float>(Lib, H, Hd, D, A, C, "rocsparse_scsrmv",
+                 "rocsparse_scsrmv_analysis");
+    csrmv<double>(Lib, H, Hd, D, A, C, "rocsparse_dcsrmv",
+                  "rocsparse_dcsrmv_analysis");
+    ellmv(Lib, H, Hd, D, A, C);
+    coo(Lib, H, Hd, D, A, C);
   }
   DestroyDescr(D);
   DestroyHandle(Hd);
@@ -279,6 +397,13 @@ void philox(uint64_t Seed, uint64_t Counter, uint32_t Out[4]) {
   std::memcpy(Out, C, sizeof C);
 }
 
+/// Value Index of the sequential Philox stream of Seed.
+uint32_t philoxValue(uint64_t Seed, uint64_t Index) {
+  uint32_t V[4];
+  philox(Seed, Index / 4, V);
+  return V[Index % 4];
+}
+
 void rocrand(const char *Path) {
   void *Lib = open(Path);
   Hip H;
@@ -294,62 +419,61 @@ void rocrand(const char *Path) {
       !sym(Lib, "rocrand_generate", Generate) ||
       !sym(Lib, "rocrand_generate_uniform", Uniform))
     std::exit(2);
-  const size_t N = 4000;
-  const uint64_t Seed = 0x1234567887654321ull;
+  // Several sizes (a multiple of 4, odd ones: the kernels' tails) and
+  // seeds, so that each kernel is captured on unlike dispatches.
+  const size_t Sizes[] = {4000, 1237, 65539};
   void *Out = nullptr;
-  if (H.Malloc(&Out, N * 4))
+  if (H.Malloc(&Out, Sizes[2] * 4))
     return fail("hipMalloc");
+  unsigned *OutU = static_cast<unsigned *>(Out);
+  float *OutF = static_cast<float *>(Out);
+  for (size_t N : Sizes) {
+    const uint64_t Seed = 0x1234567887654321ull + N * 0x9E3779B97F4A7C15ull;
 
-  // Philox: the sequential Philox stream, in order, whatever the grid.
-  void *G = nullptr;
-  if (Create(&G, RngPhilox) || SetSeed(G, Seed))
-    return fail("rocrand_create_generator(PHILOX4_32_10)");
-  std::vector<double> Want(N);
-  for (size_t I = 0; I < N; I += 4) {
-    uint32_t V[4];
-    philox(Seed, I / 4, V);
-    for (int K = 0; K < 4; ++K)
-      Want[I + K] = V[K];
-  }
-  if (int S = Generate(G, static_cast<unsigned *>(Out), N))
-    std::fprintf(stderr, "FAIL: rocrand_generate(philox) status %d\n", S),
-        ++Failures;
-  else
-    checkVector("rocrand_generate philox4x32-10",
-                fromDevice(H, static_cast<unsigned *>(Out), N), Want);
-  // Uniform floats of the continuing stream: 2^-32 + float(u) * 2^-32 in
-  // f32 (rocrand_uniform.h; the product is exact, so one rounding).
-  for (size_t I = 0; I < N; I += 4) {
-    uint32_t V[4];
-    philox(Seed, (N + I) / 4, V);
-    for (int K = 0; K < 4; ++K)
-      Want[I + K] = double(std::fma(float(V[K]), 0x1p-32f, 0x1p-32f));
-  }
-  if (int S = Uniform(G, static_cast<float *>(Out), N))
-    std::fprintf(stderr, "FAIL: rocrand_generate_uniform status %d\n", S),
-        ++Failures;
-  else
-    checkVector("rocrand_generate_uniform philox4x32-10",
-                fromDevice(H, static_cast<float *>(Out), N), Want);
-  Destroy(G);
+    // Philox: the sequential Philox stream in order, whatever the grid; the
+    // generator's offset moves on by N, so the uniform floats continue it:
+    // 2^-32 + float(u) * 2^-32 in f32 (rocrand_uniform.h; the product is
+    // exact, so one rounding).
+    void *G = nullptr;
+    if (Create(&G, RngPhilox) || SetSeed(G, Seed))
+      return fail("rocrand_create_generator(PHILOX4_32_10)");
+    std::vector<double> Want(N);
+    for (size_t I = 0; I < N; ++I)
+      Want[I] = philoxValue(Seed, I);
+    if (int S = Generate(G, OutU, N))
+      std::fprintf(stderr, "FAIL: rocrand_generate(philox) status %d\n", S),
+          ++Failures;
+    else
+      checkVector("rocrand_generate philox4x32-10", fromDevice(H, OutU, N),
+                  Want);
+    for (size_t I = 0; I < N; ++I)
+      Want[I] =
+          double(std::fma(float(philoxValue(Seed, N + I)), 0x1p-32f, 0x1p-32f));
+    if (int S = Uniform(G, OutF, N))
+      std::fprintf(stderr, "FAIL: rocrand_generate_uniform status %d\n", S),
+          ++Failures;
+    else
+      checkVector("rocrand_generate_uniform philox4x32-10",
+                  fromDevice(H, OutF, N), Want);
+    Destroy(G);
 
-  // Sobol32, one dimension: direction numbers 2^(31-k), so point i is the
-  // bit reversal of its Gray code i ^ (i >> 1).
-  if (Create(&G, RngSobol32))
-    return fail("rocrand_create_generator(SOBOL32)");
-  for (size_t I = 0; I < N; ++I) {
-    uint32_t Gray = uint32_t(I ^ (I >> 1)), R = 0;
-    for (int B = 0; B < 32; ++B)
-      R |= ((Gray >> B) & 1u) << (31 - B);
-    Want[I] = R;
+    // Sobol32, one dimension: direction numbers 2^(31-k), so point i is the
+    // bit reversal of its Gray code i ^ (i >> 1).
+    if (Create(&G, RngSobol32))
+      return fail("rocrand_create_generator(SOBOL32)");
+    for (size_t I = 0; I < N; ++I) {
+      uint32_t Gray = uint32_t(I ^ (I >> 1)), R = 0;
+      for (int B = 0; B < 32; ++B)
+        R |= ((Gray >> B) & 1u) << (31 - B);
+      Want[I] = R;
+    }
+    if (int S = Generate(G, OutU, N))
+      std::fprintf(stderr, "FAIL: rocrand_generate(sobol32) status %d\n", S),
+          ++Failures;
+    else
+      checkVector("rocrand_generate sobol32", fromDevice(H, OutU, N), Want);
+    Destroy(G);
   }
-  if (int S = Generate(G, static_cast<unsigned *>(Out), N))
-    std::fprintf(stderr, "FAIL: rocrand_generate(sobol32) status %d\n", S),
-        ++Failures;
-  else
-    checkVector("rocrand_generate sobol32",
-                fromDevice(H, static_cast<unsigned *>(Out), N), Want);
-  Destroy(G);
   H.Free(Out);
 }
 
