@@ -44,4 +44,10 @@ if [ "$corpus" = 1 ]; then
     --filter librocrand --filter librocsparse --filter librocblas \
     --max-objects 60 --max-kernels 3 --jobs "$(nproc)" \
     --work "$build/corpus-pipeline" --report "$build/corpus-pipeline-report.txt"
+  # [tier2-real] real ROCm host libraries (rocSPARSE 5.3, rocRAND 5.3/7.2.4)
+  # on the test HIP runtime: results checked on the host, every dispatch
+  # captured, mutation rates tier 1 vs tier 2 (docs/verification.md)
+  echo "== corpus: tier 2 from real host libraries"
+  python3 "$root/utils/tier2-real.py" --build "$build" --corpus "$root/corpus" \
+    --per-kernel 10 --jobs "$(nproc)" --report "$build/tier2-real-report.txt"
 fi
