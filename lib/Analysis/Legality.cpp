@@ -99,8 +99,11 @@ void Legality::recordWaits(const WaitcntAnalysis &W, ArrayRef<Block *> Blocks) {
                                 !I.IsCall && Cache->unknownRegisters(Op));
       if (!Ps.empty()) {
         auto &L = BaseUnwaited[Op];
-        for (const PendingOp *P : Ps)
-          L.push_back(P->Op);
+        for (const PendingOp *P : Ps) {
+          if (!llvm::is_contained(L, P->Op))
+            L.push_back(P->Op);
+          BaseUnwaitedCounters[{Op, P->Op}] |= P->Counters;
+        }
       }
       if (I.Sync) {
         auto &L = BaseSyncPending[Op];
@@ -126,6 +129,7 @@ void Legality::rebuildBaseline() {
   BaseOrder.clear();
   PcrelTargets.clear();
   BaseUnwaited.clear();
+  BaseUnwaitedCounters.clear();
   BaseSyncPending.clear();
   BaseHazards.clear();
   SmallVector<Block *> Blocks;
@@ -158,6 +162,20 @@ const SmallVectorImpl<Operation *> *
 Legality::baselineUnwaitedAt(Operation *Op) const {
   auto It = BaseUnwaited.find(Op);
   return It == BaseUnwaited.end() ? nullptr : &It->second;
+}
+
+uint8_t Legality::baselineUnwaitedCounters(Operation *Op,
+                                           Operation *Pending) const {
+  return BaseUnwaitedCounters.lookup({Op, Pending});
+}
+
+void Legality::forgetUnwaited(Operation *Op) {
+  auto It = BaseUnwaited.find(Op);
+  if (It == BaseUnwaited.end())
+    return;
+  for (Operation *P : It->second)
+    BaseUnwaitedCounters.erase({Op, P});
+  BaseUnwaited.erase(It);
 }
 
 DependenceGraph Legality::graph(Block *B, bool Hazards) {
@@ -858,9 +876,12 @@ Verdict Legality::checkWaits(Transaction &T) {
                                 !I.IsCall && Cache->unknownRegisters(Op));
       for (const PendingOp *P : Ps) {
         if (!IsNew) {
-          auto BIt = BaseUnwaited.find(Op);
-          if (BIt != BaseUnwaited.end() && llvm::is_contained(BIt->second, P->Op))
-            continue; // the original did the same
+          // The original did the same: touched the result while the op was
+          // still counted on these counters (not on more: a wait it had,
+          // e.g. vmcnt(0) after lgkmcnt(0) for a FLAT load, must stay).
+          if (uint8_t Base = baselineUnwaitedCounters(Op, P->Op);
+              Base && !(P->Counters & ~Base))
+            continue;
         }
         unsigned Need[NumCounters];
         maxCounts(Need);
@@ -980,7 +1001,7 @@ void Legality::updateBaseline(const Transaction &T) {
   // Forget erased ops.
   for (const Transaction::Entry &E : T.Log)
     if (E.K == Transaction::Entry::Erase && !E.Op->getBlock()) {
-      BaseUnwaited.erase(E.Op);
+      forgetUnwaited(E.Op);
       BaseSyncPending.erase(E.Op);
       BaseHazards.erase(E.Op);
     }
@@ -995,6 +1016,7 @@ void Legality::updateBaseline(const Transaction &T) {
     BaseWaits = T.Fresh ? std::move(const_cast<Transaction &>(T).Fresh)
                         : std::make_unique<WaitcntAnalysis>(Fn, *Cache);
     BaseUnwaited.clear();
+    BaseUnwaitedCounters.clear();
     BaseSyncPending.clear();
     SmallVector<Block *> All;
     for (Block &B : Fn->getRegion(0))
@@ -1003,7 +1025,7 @@ void Legality::updateBaseline(const Transaction &T) {
   } else {
     for (Block *B : Touched)
       for (Operation &Op : *B) {
-        BaseUnwaited.erase(&Op);
+        forgetUnwaited(&Op);
         BaseSyncPending.erase(&Op);
       }
     recordWaits(*BaseWaits, Touched);

@@ -66,10 +66,14 @@ waits::plan(Legality &L, Operation *Fn, const OpSet *Pinned) {
                                 !I.IsCall && C.unknownRegisters(&Op));
       // What the original let this op touch in flight is tolerated by the
       // legality check; waiting for it would add a wait the original lacks.
-      const auto *Unwaited = L.baselineUnwaitedAt(&Op);
-      for (const PendingOp *P : Ps)
-        if (!Unwaited || !llvm::is_contained(*Unwaited, P->Op))
-          P->requiredCounts(N);
+      // Only on the counters the original left it counted on: the others
+      // it had waited for (vmcnt(0) after lgkmcnt(0)), so must we.
+      for (const PendingOp *P : Ps) {
+        PendingOp Rest = *P;
+        Rest.Counters &= ~L.baselineUnwaitedCounters(&Op, P->Op);
+        if (Rest.Counters)
+          Rest.requiredCounts(N);
+      }
       if (I.Sync) {
         const auto *Orig = L.baselinePendingAt(&Op);
         for (const PendingOp &P : St.Ops)

@@ -216,6 +216,23 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
     amdgcn.s_endpgm [0x34]
   }
 
+  // CHECK-LABEL: amdgcn.kernel @flat_vmcnt_only
+  amdgcn.kernel @flat_vmcnt_only attributes {descriptor = {}} {
+    // The original reads v2 with only vmcnt(0) after the FLAT load: by the
+    // model the load may still be counted on lgkmcnt there, a violation of
+    // the input that is tolerated, but only on lgkmcnt: the vmcnt(0) the
+    // original had stays (it was dropped when the tolerance was per op).
+    // CHECK: v_mov_b32_e32 "v7, 0"
+    // CHECK-NEXT: amdgcn.s_waitcnt {{.*}}vmcnt(0)
+    // CHECK-NEXT: v_add_f32_e32 "v6, v7, v2"
+    amdgcn.inst [0x0] flat_load_dword "v2, v[4:5]"
+    amdgcn.inst [0x8] v_mov_b32_e32 "v7, 0"
+    amdgcn.s_waitcnt [0xc] vmcnt(0)
+    amdgcn.inst [0x10] v_add_f32_e32 "v6, v7, v2"
+    amdgcn.inst [0x14] global_store_dword "v[4:5], v6, off"
+    amdgcn.s_endpgm [0x1c]
+  }
+
   // CHECK-LABEL: amdgcn.func @device_function
   amdgcn.func @device_function {
     // A device function starts with unknown memory ops in flight: the entry

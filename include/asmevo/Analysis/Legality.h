@@ -203,6 +203,10 @@ public:
   /// flight (violations the input had, tolerated); null when none.
   const llvm::SmallVectorImpl<mlir::Operation *> *
   baselineUnwaitedAt(mlir::Operation *Op) const;
+  /// The counters on which Pending was still counted when the baseline let
+  /// Op touch its result (0: it did not). Only those are tolerated.
+  uint8_t baselineUnwaitedCounters(mlir::Operation *Op,
+                                   mlir::Operation *Pending) const;
 
 private:
   void rebuildBaseline();
@@ -219,6 +223,7 @@ private:
   void recordHazards(llvm::ArrayRef<mlir::Operation *> Consumers);
   void recordWaits(const WaitcntAnalysis &W,
                    llvm::ArrayRef<mlir::Block *> Blocks);
+  void forgetUnwaited(mlir::Operation *Op);
 
   mlir::Operation *Fn;
   std::unique_ptr<InstInfoCache> OwnedCache;
@@ -235,6 +240,8 @@ private:
   std::unique_ptr<WaitcntAnalysis> BaseWaits;
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Operation *, 2>>
       BaseUnwaited;
+  llvm::DenseMap<std::pair<mlir::Operation *, mlir::Operation *>, uint8_t>
+      BaseUnwaitedCounters;
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Operation *, 4>>
       BaseSyncPending;
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<HazardPair, 1>>
