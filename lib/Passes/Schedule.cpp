@@ -6,6 +6,7 @@
 
 #include "asmevo/Passes/Passes.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MC/MCSchedule.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -133,6 +134,139 @@ unsigned sched::estimateCycles(ArrayRef<Operation *> Order,
 }
 
 namespace {
+/// Wait until at most N of the ops in Q (completion slots) are left.
+int waitFor(SmallVectorImpl<int> &Q, unsigned N, int T) {
+  if (Q.size() <= N)
+    return T;
+  llvm::sort(Q);
+  size_t Done = Q.size() - N;
+  T = std::max(T, Q[Done - 1]);
+  Q.erase(Q.begin(), Q.begin() + Done);
+  return T;
+}
+} // namespace
+
+unsigned sched::simulate(ArrayRef<Operation *> Seq, InstInfoCache &C,
+                         const PipeState *Entry, PipeState *Exit) {
+  const RegUnitInfo &RU = C.units();
+  PipeState S;
+  if (Entry)
+    S = *Entry;
+  int T = 0;
+  for (Operation *Op : Seq) {
+    const InstInfo &I = C.get(Op);
+    switch (I.Kind) {
+    case OpKind::Waitcnt: {
+      int Start = T;
+      if (I.Wait[unsigned(Counter::VM)] < 63)
+        Start = waitFor(S.Vm, I.Wait[unsigned(Counter::VM)], Start);
+      if (I.Wait[unsigned(Counter::LGKM)] < 15)
+        Start = waitFor(S.Lgkm, I.Wait[unsigned(Counter::LGKM)], Start);
+      T = Start + 1;
+      continue;
+    }
+    case OpKind::Nop:
+      T += int(I.WaitStates);
+      continue;
+    case OpKind::Barrier:
+      T += 1 + int(BarrierSlots);
+      continue;
+    case OpKind::Branch:
+    case OpKind::Indirect:
+      T += 1 + int(BranchTakenSlots);
+      continue;
+    case OpKind::Fallthrough:
+      continue;
+    case OpKind::Inst:
+      break;
+    default:
+      T += 1;
+      continue;
+    }
+    int Start = T;
+    for (unsigned U : I.Uses)
+      if (!RU.isPseudo(U))
+        if (auto It = S.RegReady.find(U); It != S.RegReady.end())
+          Start = std::max(Start, It->second);
+    int Lat = int(std::max(1u, latencyOf(C, I)));
+    int Ready;
+    if (I.isMFMA()) {
+      Lat = std::max(Lat, int(I.Passes));
+      Start = std::max({Start, S.MfmaFree, S.ValuFree});
+      S.MfmaFree = Start + Lat;
+      S.ValuFree = Start + 1;
+      Ready = Start + Lat;
+    } else if (I.Counters &
+               (counterBit(Counter::VM) | counterBit(Counter::LGKM))) {
+      Ready = Start + Lat;
+      if (I.Counters & counterBit(Counter::VM)) {
+        if (!S.Vm.empty()) // vmcnt completes in order
+          Ready = std::max(Ready, S.Vm.back());
+        S.Vm.push_back(Ready);
+      }
+      if (I.Counters & counterBit(Counter::LGKM))
+        S.Lgkm.push_back(Ready);
+    } else {
+      if (I.isVALU()) {
+        Start = std::max(Start, S.ValuFree);
+        S.ValuFree = Start + Lat;
+      }
+      Ready = Start + Lat;
+    }
+    for (unsigned U : I.Defs)
+      if (!RU.isPseudo(U))
+        S.RegReady[U] = Ready;
+    T = Start + 1;
+  }
+  if (Exit) {
+    // Relative to the end of Seq; what is done by then is dropped.
+    *Exit = PipeState();
+    for (auto [U, R] : S.RegReady)
+      if (R > T)
+        Exit->RegReady[U] = R - T;
+    Exit->MfmaFree = std::max(0, S.MfmaFree - T);
+    Exit->ValuFree = std::max(0, S.ValuFree - T);
+    for (int R : S.Vm)
+      if (R > T)
+        Exit->Vm.push_back(R - T);
+    for (int R : S.Lgkm)
+      if (R > T)
+        Exit->Lgkm.push_back(R - T);
+  }
+  return unsigned(T);
+}
+
+sched::PipeState sched::entryState(Block *B, InstInfoCache &C) {
+  PipeState E;
+  llvm::SmallPtrSet<Block *, 4> Seen;
+  for (Block *P : B->getPredecessors()) {
+    if (!Seen.insert(P).second)
+      continue;
+    SmallVector<Operation *> Ops;
+    for (Operation &Op : *P)
+      Ops.push_back(&Op);
+    PipeState X;
+    simulate(Ops, C, nullptr, &X);
+    for (auto [U, R] : X.RegReady)
+      E.RegReady[U] = std::max(E.RegReady.lookup(U), R);
+    E.MfmaFree = std::max(E.MfmaFree, X.MfmaFree);
+    E.ValuFree = std::max(E.ValuFree, X.ValuFree);
+    // The latest of the predecessors' queues, aligned at the newest op.
+    for (auto [Q, XQ] :
+         {std::pair{&E.Vm, &X.Vm}, std::pair{&E.Lgkm, &X.Lgkm}}) {
+      llvm::sort(*XQ);
+      if (XQ->size() > Q->size())
+        Q->insert(Q->begin(), XQ->size() - Q->size(), 0);
+      for (size_t K = 0; K < XQ->size(); ++K) {
+        int &Dst = (*Q)[Q->size() - XQ->size() + K];
+        Dst = std::max(Dst, (*XQ)[K]);
+      }
+    }
+  }
+  return E;
+}
+
+namespace {
 struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
   using Base::Base;
 
@@ -157,15 +291,17 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
     Block *B;
     SmallVector<Operation *> Ops, Nops, Relaxable, Order;
     std::unique_ptr<DependenceGraph> G;
-    unsigned Old = 0, New = 0, OldNopStates = 0;
+    unsigned Old = 0, New = 0;
   };
 
   /// Drops the waits and the s_nops of the blocks it reorders, reorders,
   /// plans the function's waits again (amdgcn-waitcnt-relax's planner,
   /// within the original number of waits per block) and puts back the wait
   /// states hazards need; all in one transaction. A block whose new order
-  /// needs more waits than it had, or s_nops that cost more cycles than the
-  /// order saves, keeps its order (and the function is planned again).
+  /// needs more waits than it had, or that the whole-block model
+  /// (sched::simulate: waits, s_nops, barriers, units, what is in flight at
+  /// its entry) does not rate faster with its successors, keeps its order
+  /// (and the function is planned again).
   void scheduleFunction(Operation *Fn, rewrite::Summary &S) {
     Legality L(Fn);
     L.setPcrelReferences(*Refs);
@@ -204,12 +340,30 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
       Cd.New = sched::estimateCycles(Cd.Order, *Cd.G, C);
       if (!unsafeIgnoreWAR && Cd.New >= Cd.Old)
         continue;
-      for (Operation *N : Cd.Nops)
-        Cd.OldNopStates += C.get(N).WaitStates;
       Cands.push_back(std::move(Cd));
     }
     if (Cands.empty())
       return;
+    // The whole-block model (waits, s_nops, barriers, the matrix unit and
+    // what the predecessors leave in flight) of each candidate and of the
+    // blocks after it, as they are now: a new order must beat it.
+    auto blockOps = [](Block *B) {
+      SmallVector<Operation *> Ops;
+      for (Operation &Op : *B)
+        Ops.push_back(&Op);
+      return Ops;
+    };
+    auto blockCost = [&](Block *B) {
+      sched::PipeState E = sched::entryState(B, C);
+      return long(sched::simulate(blockOps(B), C, &E));
+    };
+    llvm::DenseMap<Block *, long> OldCost;
+    for (Candidate &Cd : Cands) {
+      OldCost[Cd.B] = blockCost(Cd.B);
+      for (Block *Succ : Cd.B->getSuccessors())
+        if (!OldCost.count(Succ))
+          OldCost[Succ] = blockCost(Succ);
+    }
     waits::BlockCounts Budget = waits::countRelaxable(L, Fn);
     llvm::DenseSet<Block *> Kept; // blocks that keep their order
     auto isCandidate = [&](Block *B) {
@@ -265,26 +419,45 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
       waits::materialize(T, L, Fn, Need, /*Verbose=*/false, &Pinned);
       T.insertNopsForHazards();
       if (!unsafeIgnoreWAR) {
-        // The cycles an order saves must pay for the s_nops it needs.
+        // The block as it now stands (its planned waits and the s_nops its
+        // order needs) must be faster in the whole-block model than it was,
+        // counting what it leaves in flight for the blocks after it (a
+        // reordered loop body that ends in a long MFMA chain delays the
+        // next iteration's first MFMA).
         bool Worse = false;
+        Saved = 0;
+        llvm::DenseMap<Block *, long> NewCost;
+        auto newCost = [&](Block *B) {
+          auto [It, Inserted] = NewCost.try_emplace(B, 0);
+          if (Inserted)
+            It->second = blockCost(B);
+          return It->second;
+        };
+        auto isActive = [&](Block *B) {
+          return isCandidate(B) && !Kept.contains(B);
+        };
+        SmallVector<Block *> Slower;
         for (Candidate &Cd : Cands) {
           if (Kept.contains(Cd.B))
             continue;
-          unsigned NopStates = 0;
-          for (Operation &Op : *Cd.B)
-            if (C.get(&Op).Kind == OpKind::Nop)
-              NopStates += C.get(&Op).WaitStates;
-          Saved += long(Cd.OldNopStates) - long(NopStates);
-          if (Cd.New + NopStates >= Cd.Old + Cd.OldNopStates) {
-            Kept.insert(Cd.B);
-            Worse = true;
+          long Delta = newCost(Cd.B) - OldCost.lookup(Cd.B);
+          for (Block *Succ : Cd.B->getSuccessors())
+            if (!isActive(Succ))
+              Delta += newCost(Succ) - OldCost.lookup(Succ);
+          Saved -= Delta;
+          if (Delta >= 0) {
+            Slower.push_back(Cd.B);
             if (verbose)
               llvm::errs() << "amdgcn-schedule: " << rewrite::functionName(Fn)
                            << ": block of " << Cd.Ops.size()
-                           << " ops kept: " << Cd.Old << " + "
-                           << Cd.OldNopStates << " -> " << Cd.New << " + "
-                           << NopStates << " modelled cycles + nop states\n";
+                           << " ops kept: " << OldCost.lookup(Cd.B) << " -> "
+                           << newCost(Cd.B) << " modelled slots, " << Delta
+                           << " with its successors\n";
           }
+        }
+        for (Block *B : Slower) {
+          Kept.insert(B);
+          Worse = true;
         }
         if (Worse)
           continue;
@@ -306,8 +479,9 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
                          << " -> " << Cd.New << " modelled cycles\n";
       ++S.FunctionsChanged;
       S.add("blocks rescheduled", Blocks);
-      // Net of the wait states the new orders' s_nops add or save.
-      S.add("modelled cycles saved", Saved);
+      // Issue slots of the whole-block model (the graph's estimate with
+      // unsafe-ignore-war).
+      S.add("modelled issue slots saved", Saved);
       return;
     }
   }

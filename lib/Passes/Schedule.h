@@ -5,6 +5,8 @@
 
 #include "asmevo/Analysis/DependenceGraph.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 namespace asmevo::sched {
 
 /// Latency of an op in LLVM's scheduling model of the subtarget.
@@ -21,6 +23,42 @@ listSchedule(llvm::ArrayRef<mlir::Operation *> Ops, const DependenceGraph &G,
 /// waits for the latencies of what it depends on in G).
 unsigned estimateCycles(llvm::ArrayRef<mlir::Operation *> Order,
                         const DependenceGraph &G, InstInfoCache &C);
+
+/// What is still in flight when a block is entered, in issue slots from its
+/// first op: register results not yet written, the matrix (MFMA) and vector
+/// ALU units still busy, and the memory ops still counted by vmcnt and
+/// lgkmcnt (their completion times, oldest first).
+struct PipeState {
+  llvm::DenseMap<unsigned, int> RegReady; // register unit -> ready slot
+  int MfmaFree = 0, ValuFree = 0;
+  llvm::SmallVector<int, 8> Vm, Lgkm;
+};
+
+/// Issue slots one wave needs for Seq (ops of one block as they stand, with
+/// their s_waitcnt, s_nop and s_barrier) in a model kept close to the cost
+/// model's (docs/cost-model.md): one op per slot in order (4 cycles); an op
+/// waits for the registers it reads or overwrites (ALU results after their
+/// latency, MFMA results after their passes, memory results when the load
+/// completes), a VALU op for the VALU, an MFMA for the matrix unit (busy
+/// for its passes); s_waitcnt waits for its counters, s_nop N takes N+1
+/// slots, s_barrier and a taken s_branch a fixed cost (BarrierSlots,
+/// BranchTakenSlots). Latencies come from LLVM's MCSchedModel (latencyOf).
+/// Entry is what the block's predecessors leave in flight (may be null);
+/// Exit, when given, receives what Seq leaves in flight at its end.
+unsigned simulate(llvm::ArrayRef<mlir::Operation *> Seq, InstInfoCache &C,
+                  const PipeState *Entry = nullptr, PipeState *Exit = nullptr);
+
+/// What the predecessors of B (as they stand) leave in flight at B's entry:
+/// each predecessor simulated from an empty pipeline, the latest of them.
+PipeState entryState(mlir::Block *B, InstInfoCache &C);
+
+/// A barrier waits for the other waves of the workgroup, a time no
+/// single-wave model knows: a fixed cost, so that long-latency ops issued
+/// before it are seen to overlap the wait. About what the cost model
+/// charges per barrier on the Tensile SGEMM of bench/ (30-40 cycles).
+constexpr unsigned BarrierSlots = 8;
+/// The cost model's BranchTakenCycles (32) in slots.
+constexpr unsigned BranchTakenSlots = 8;
 
 } // namespace asmevo::sched
 

@@ -170,12 +170,14 @@ def Schedule : AMDGCNPass<"amdgcn-schedule"> {
     and their consumers late. Latencies come from LLVM's scheduling model
     of the subtarget (MCSchedModel: VMEM 80, LDS/SMEM 5, MFMA by passes,
     VALU 1..4). `s_nop`s are dropped and re-inserted where the new order
-    needs wait states. A block is rewritten only when the model predicts
-    fewer cycles counting the wait states of its s_nops (an order that
-    saves 5 cycles but needs 5 more wait states is not better), and only
-    when the waits planned again fit in the block's original number of
-    waits (see amdgcn-waitcnt-relax); other blocks keep their order. All
-    through the legality checks.
+    needs wait states. A block is rewritten only when the waits planned
+    again fit in the block's original number of waits (see
+    amdgcn-waitcnt-relax) and a whole-block model close to the cost
+    model's (one op per issue slot, the block's real s_waitcnt/s_nop/
+    s_barrier, the VALU and matrix unit busy, what the predecessors leave
+    in flight at its entry, e.g. a loop's own MFMA chain) rates the block
+    as it then stands faster than it was, counting the blocks after it;
+    other blocks keep their order. All through the legality checks.
   }];
   let options = [
     Option<"summary", "summary", "bool", "false",
