@@ -141,8 +141,12 @@ def main():
         for old in glob.glob(os.path.join(capdir, "*.cap")):
             os.remove(old)
         os.makedirs(capdir, exist_ok=True)
+        # Up to 8 captures per kernel: asmevo-tier2-libs runs each routine
+        # on six matrices, the last ones with long rows.
         env = dict(os.environ, LD_LIBRARY_PATH=rt, ASMEVO_TESTRT_TARGET=target,
-                   ASMEVO_TESTRT_CAPTURE_DIR=capdir)
+                   ASMEVO_TESTRT_CAPTURE_DIR=capdir,
+                   ASMEVO_TESTRT_CAPTURE_PER_KERNEL="8",
+                   ASMEVO_TESTRT_CAPTURE_MAX="400")
         log(f"{target}: asmevo-tier2-libs {' '.join(flags)}")
         r = subprocess.run(["nice", host] + flags, env=env, text=True,
                            capture_output=True)

@@ -421,13 +421,17 @@ void rocrand(const char *Path) {
     std::exit(2);
   // Several sizes (a multiple of 4, odd ones: the kernels' tails) and
   // seeds, so that each kernel is captured on unlike dispatches.
-  const size_t Sizes[] = {4000, 1237, 65539};
+  // The output at element offsets 0, 1 and 3 from the allocation: rocRAND's
+  // kernels store 16-byte vectors and handle a misaligned head and tail
+  // apart.
+  const size_t Sizes[] = {4000, 1237, 65539}, Offsets[] = {0, 1, 3};
   void *Out = nullptr;
-  if (H.Malloc(&Out, Sizes[2] * 4))
+  if (H.Malloc(&Out, (Sizes[2] + 4) * 4))
     return fail("hipMalloc");
-  unsigned *OutU = static_cast<unsigned *>(Out);
-  float *OutF = static_cast<float *>(Out);
-  for (size_t N : Sizes) {
+  for (unsigned Case = 0; Case < 3; ++Case) {
+    size_t N = Sizes[Case];
+    unsigned *OutU = static_cast<unsigned *>(Out) + Offsets[Case];
+    float *OutF = static_cast<float *>(Out) + Offsets[Case];
     const uint64_t Seed = 0x1234567887654321ull + N * 0x9E3779B97F4A7C15ull;
 
     // Philox: the sequential Philox stream in order, whatever the grid; the
