@@ -2,6 +2,7 @@
 // RUN: asmevo-opt %s --pipeline='amdgcn-hazard{summary=1}' -o - 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=SUMMARY < %t.err
 // RUN: asmevo-opt %s --pipeline='amdgcn-hazard{skip=valu-sgpr-vmem,mfma-valu-read}' -o - | FileCheck %s --check-prefix=SKIP
+// RUN: asmevo-opt %s --pipeline='amdgcn-hazard{fix-carry-reads=1}' -o - | FileCheck %s --check-prefix=CARRY
 
 amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
   // CHECK-LABEL: amdgcn.kernel @valu_sgpr_vmem
@@ -60,6 +61,38 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
     amdgcn.s_endpgm [0x14]
   }
 
+  // CHECK-LABEL: amdgcn.kernel @carry_reads
+  // CARRY-LABEL: amdgcn.kernel @carry_reads
+  amdgcn.kernel @carry_reads attributes {descriptor = {}} {
+    // valu-sgpr-valu where the consumer reads VCC or s[6:7] only as the
+    // carry-in of a 64-bit add (Tensile's address arithmetic): left as the
+    // input had it (AMD's gfx94x table: no wait states for a carry read);
+    // fix-carry-reads=1 follows LLVM (2 wait states).
+    // CHECK: v_add_co_u32_e32 "v2, vcc, v0, v4"
+    // CHECK-NEXT: v_addc_co_u32_e32 "v3, vcc, v1, v5, vcc"
+    // CHECK-NEXT: v_add_co_u32_e64 "v6, s[6:7], v0, v4"
+    // CHECK-NEXT: v_addc_co_u32_e64 "v7, s[8:9], v1, 0, s[6:7]"
+    // CARRY: v_add_co_u32_e32 "v2, vcc, v0, v4"
+    // CARRY-NEXT: amdgcn.s_nop 1
+    // CARRY-NEXT: v_addc_co_u32_e32 "v3, vcc, v1, v5, vcc"
+    // CARRY-NEXT: v_add_co_u32_e64 "v6, s[6:7], v0, v4"
+    // CARRY-NEXT: amdgcn.s_nop 1
+    // CARRY-NEXT: v_addc_co_u32_e64 "v7, s[8:9], v1, 0, s[6:7]"
+    amdgcn.inst [0x0] v_add_co_u32_e32 "v2, vcc, v0, v4"
+    amdgcn.inst [0x4] v_addc_co_u32_e32 "v3, vcc, v1, v5, vcc"
+    amdgcn.inst [0x8] v_add_co_u32_e64 "v6, s[6:7], v0, v4"
+    amdgcn.inst [0x10] v_addc_co_u32_e64 "v7, s[8:9], v1, 0, s[6:7]"
+    // Not a carry: the mask of v_cndmask; the s_nop goes in.
+    // CHECK-NEXT: v_cmp_lt_u32_e64 "s[10:11], v6, v10"
+    // CHECK-NEXT: amdgcn.s_nop 1
+    // CHECK-NEXT: v_cndmask_b32_e64 "v6, v10, v6, s[10:11]"
+    amdgcn.inst [0x18] v_cmp_lt_u32_e64 "s[10:11], v6, v10"
+    amdgcn.inst [0x20] v_cndmask_b32_e64 "v6, v10, v6, s[10:11]"
+    amdgcn.inst [0x28] global_store_dwordx4 "v[20:21], v[2:5], off"
+    amdgcn.inst [0x30] global_store_dwordx4 "v[20:21], v[6:9], off"
+    amdgcn.s_endpgm [0x38]
+  }
+
   // A function recovery could not model is left alone.
   // CHECK-LABEL: amdgcn.func @opaque
   // CHECK: v_cmpx_eq_u32_e32
@@ -71,4 +104,4 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
   }
 }
 
-// SUMMARY: amdgcn-hazard: 3 function(s) changed, hazards fixed 3, wait states added 18
+// SUMMARY: amdgcn-hazard: 4 function(s) changed, hazards fixed 4, wait states added 20, carry reads left as in the input 2

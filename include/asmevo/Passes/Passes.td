@@ -86,10 +86,23 @@ def HazardNops : AMDGCNPass<"amdgcn-hazard"> {
     VALU SGPR write -> VALU read with one wait state on gfx942, soft
     clauses with xnack "any"); `skip=valu-sgpr-valu,vmem-soft-clause`
     leaves chosen rules alone.
+
+    One such case is left alone by default: a `valu-sgpr-valu` pair whose
+    consumer reads the SGPR/VCC only as the carry-in of
+    v_addc_co/v_subb_co/v_subbrev_co (a 64-bit add or subtract: Tensile's
+    address arithmetic, 550 of the 577 pairs of a Tensile CC object). AMD's
+    own wait-state table for gfx94x (rocRoller's VALUWriteSGPRVCC94x) needs
+    no wait states when the SGPR/VCC is read as a carry; LLVM's recognizer
+    asks 2 for every read. Only what the input already had is left: the
+    legality checks keep LLVM's rule for pairs a rewrite creates.
+    `fix-carry-reads=1` inserts LLVM's wait states there too.
   }];
   let options = [
     ListOption<"skip", "skip", "std::string",
                "hazard rule ids (Hazards.h) not to enforce">,
+    Option<"fixCarryReads", "fix-carry-reads", "bool", "false",
+           "also insert s_nops for valu-sgpr-valu pairs whose consumer "
+           "reads the SGPR/VCC only as a carry-in">,
     Option<"summary", "summary", "bool", "false",
            "print what the pass did to stderr">,
     Option<"verbose", "verbose", "bool", "false",
