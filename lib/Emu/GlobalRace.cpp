@@ -221,6 +221,7 @@ struct RegionShadow {
   Pages WPages, RPages;
   BytePages WBytes, RBytes;
   std::atomic<uint64_t> *WBlocks, *RBlocks; // zero: no tag yet
+  size_t NumBlocks = 0;
   PageArena &Arena;
   RegionShadow(const Region &Rg, PageArena &Arena) : Arena(Arena) {
     Base = Rg.Base & ~255ull;
@@ -238,6 +239,7 @@ struct RegionShadow {
     }
     // Zero block tags. Pages of blocks are whole.
     size_t N = std::max<size_t>(NumPages * (PageDwords / BlockDwords), 1);
+    NumBlocks = N;
     WBlocks = new (std::calloc(N, 8)) std::atomic<uint64_t>[N];
     RBlocks = new (std::calloc(N, 8)) std::atomic<uint64_t>[N];
     if (!WBlocks || !RBlocks)
@@ -898,6 +900,17 @@ void checkGlobalShadow(Wave &W, const Inst &I) {
       continue;
     uint64_t End = X.Addr + X.Len;
     bool Vector = X.Lane < 64 && !X.Atomic;
+    if (Vector && X.Len >= 256) {
+      // The block tags of the next iteration (see Wave::StrideSlot).
+      Wave::StrideSlot &SS = W.TagStride[(I.PC >> 2) % Wave::StrideSlots];
+      if (uint64_t Next = SS.next(I.PC, X.Addr);
+          Next >= RS->Base && Next + X.Len > Next &&
+          (Next + X.Len - RS->Base) / 256 <= RS->NumBlocks) {
+        uint64_t Blk = (Next - RS->Base) / 256;
+        __builtin_prefetch(&RS->blocks(X.Write)[Blk], 1);
+        __builtin_prefetch(&RS->blocks(!X.Write)[Blk], 0);
+      }
+    }
     // One thread: no other thread can change a tag between the look and
     // the update, so the quiet path needs no ordering. Several threads, a
     // vector load: the reader tags of the whole range are published first,

@@ -273,6 +273,24 @@ struct Wave {
     uint8_t Stride = 0;
   };
   std::vector<GlobalAcc> GAcc;
+  // Host prefetch of strided whole-wave global accesses: per instruction
+  // (a few slots by PC), the last address. A wave's loop steps such an
+  // access by a fixed stride (a grid-stride loop by the grid's size, far
+  // beyond the host's own prefetchers), so the next iteration's guest
+  // bytes (Mem.cpp) and race-shadow tags (GlobalRace.cpp) are fetched
+  // while this one runs. Performance only.
+  struct StrideSlot {
+    uint64_t PC = 0, Last = 0;
+    // The address one stride on, or 0; records Addr.
+    uint64_t next(uint64_t Key, uint64_t Addr) {
+      uint64_t N = PC == Key && Addr != Last ? 2 * Addr - Last : 0;
+      PC = Key;
+      Last = Addr;
+      return N;
+    }
+  };
+  static constexpr unsigned StrideSlots = 8;
+  StrideSlot DataStride[StrideSlots], TagStride[StrideSlots];
   uint32_t L1InvEpoch = 0; // barrier epoch of the last vector L1 invalidate
   // Record GAcc: several waves in the workgroup (StoreRace.cpp) or the
   // dispatch-wide race shadow is on (GlobalRace.cpp).

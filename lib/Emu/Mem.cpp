@@ -390,15 +390,28 @@ bool ldsDma(Wave &W, const Inst &I, unsigned L, uint32_t V) {
 bool fullContiguousCopy(Wave &W, const uint64_t *Addr, unsigned N, bool Write,
                         uint32_t *Reg) {
   uint64_t A0 = Addr[0];
-  bool Contig = true;
-  for (unsigned L = 1; L < 64; ++L)
-    Contig &= Addr[L] == A0 + uint64_t(L) * N;
+  // Zero iff contiguous. Branch-free and without a 64-bit multiply, so
+  // that the compiler vectorizes it (SSE2 has none).
+  uint64_t Diff = 0, Expect = A0;
+  for (unsigned L = 0; L < 64; ++L, Expect += N)
+    Diff |= Addr[L] ^ Expect;
   uint64_t Len = uint64_t(64) * N;
-  if (!Contig || A0 + Len < A0)
+  if (Diff || A0 + Len < A0)
     return false;
   Region *R = W.C->findRegion(A0, Len, Write);
   if (!R || !(R->Perms & (Write ? PermWrite : PermRead)))
     return false;
+  // The next iteration's bytes, one stride on (see Wave::StrideSlot).
+  Wave::StrideSlot &SS = W.DataStride[(W.PC >> 2) % Wave::StrideSlots];
+  if (uint64_t Next = SS.next(W.PC, A0); Next && R->contains(Next, Len)) {
+    const uint8_t *Q = R->Data.data() + (Next - R->Base);
+    for (uint64_t K = 0; K < Len; K += 64) {
+      if (Write)
+        __builtin_prefetch(Q + K, 1);
+      else
+        __builtin_prefetch(Q + K, 0);
+    }
+  }
   if (W.TrackGlobal) // cross-wave and dispatch-wide races (StoreRace.cpp,
                      // GlobalRace.cpp)
     W.GAcc.push_back({A0, uint32_t(Len), 0, Write, false, uint8_t(N)});
