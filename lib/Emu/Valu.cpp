@@ -1679,17 +1679,64 @@ template <int Kind> void hMovrel(Wave &W, const Inst &I) {
   }
 }
 
+// Shifts by a uniform amount. The per-lane shift count of the generic lane
+// loop keeps it scalar (SSE2 has no per-lane variable shifts); compilers
+// shift by an SGPR or a constant (address arithmetic, sign extension), and
+// then one count serves every lane and the loop vectorizes. U::Sh is the
+// count's source, U::Bits its significant bits; U::f computes lane L from
+// the other sources. Anything but that plain form takes hValu<Op>.
+template <class Op, class U> void hShiftUniform(Wave &W, const Inst &I) {
+  const Opnd &S = I.Src[U::Sh];
+  if (!I.Simple || S.Kind == OK::V || S.Kind == OK::A)
+    return hValu<Op>(W, I);
+  unsigned Count = readS32(W, S) & U::Bits;
+  LaneVals A, B, C;
+  Fetcher Fe{W, I};
+  if (U::Sh != 0)
+    Fe.fetch(0, Op::B0, false, A);
+  if (Op::N >= 2 && U::Sh != 1)
+    Fe.fetch(1, Op::B1, false, B);
+  if (Op::N >= 3 && U::Sh != 2)
+    Fe.fetch(2, Op::B2, false, C);
+  LaneVals R;
+  for (unsigned L = 0; L < 64; ++L)
+    R[L] = U::f(A, B, C, L, Count);
+  writeVec(W, I, I.Dst[0], R, W.exec() & Fe.WriteMask, Op::DB);
+}
+
+#define SHIFTU(NAME, SH, BITS, ...)                                            \
+  struct U_##NAME {                                                            \
+    static constexpr unsigned Sh = SH, Bits = BITS;                            \
+    static uint64_t f(const uint64_t *a, const uint64_t *b, const uint64_t *c, \
+                      unsigned L, unsigned n) {                                \
+      (void)a;                                                                 \
+      (void)b;                                                                 \
+      (void)c;                                                                 \
+      __VA_ARGS__                                                              \
+    }                                                                          \
+  };
+// The same results as the VOP definitions above.
+SHIFTU(v_lshlrev_b32, 0, 31, return uint32_t(b[L] << n);)
+SHIFTU(v_lshrrev_b32, 0, 31, return uint32_t(b[L]) >> n;)
+SHIFTU(v_ashrrev_i32, 0, 31, return uint32_t(int32_t(b[L]) >> n);)
+SHIFTU(v_lshlrev_b64, 0, 63, return b[L] << n;)
+SHIFTU(v_lshrrev_b64, 0, 63, return b[L] >> n;)
+SHIFTU(v_ashrrev_i64, 0, 63, return uint64_t(int64_t(b[L]) >> n);)
+SHIFTU(v_lshl_add_u64, 1, 7, return (a[L] << n) + c[L];)
+#undef SHIFTU
+
 } // namespace
 
 void registerValu(OpTable &T) {
 #define R(NAME) T.add(#NAME, hValu<Op_##NAME>)
+#define RS(NAME) T.add(#NAME, hShiftUniform<Op_##NAME, U_##NAME>)
 #define RA(NAME) T.add(#NAME, hValu<Op_##NAME>, Fidelity::Approximate)
   R(v_mov_b32); R(v_not_b32); R(v_bfrev_b32); R(v_ffbh_u32); R(v_ffbl_b32);
   R(v_ffbh_i32); R(v_add_u32); R(v_sub_u32); R(v_subrev_u32); R(v_add_i32);
   R(v_sub_i32); R(v_add_co_u32); R(v_sub_co_u32); R(v_subrev_co_u32);
   R(v_addc_co_u32); R(v_subb_co_u32); R(v_subbrev_co_u32); R(v_cndmask_b32);
-  R(v_and_b32); R(v_or_b32); R(v_xor_b32); R(v_xnor_b32); R(v_lshlrev_b32);
-  R(v_lshrrev_b32); R(v_ashrrev_i32); R(v_min_i32); R(v_max_i32);
+  R(v_and_b32); R(v_or_b32); R(v_xor_b32); R(v_xnor_b32); RS(v_lshlrev_b32);
+  RS(v_lshrrev_b32); RS(v_ashrrev_i32); R(v_min_i32); R(v_max_i32);
   R(v_min_u32); R(v_max_u32); R(v_mul_u32_u24); R(v_mul_hi_u32_u24);
   R(v_mul_i32_i24); R(v_mul_hi_i32_i24); R(v_mul_lo_u32); R(v_mul_hi_u32);
   R(v_mul_hi_i32); R(v_bcnt_u32_b32); R(v_mbcnt_lo_u32_b32);
@@ -1701,7 +1748,7 @@ void registerValu(OpTable &T) {
   R(v_med3_i32); R(v_min3_u32); R(v_max3_u32); R(v_med3_u32); R(v_perm_b32);
   R(v_lerp_u8); R(v_sad_u8); R(v_sad_hi_u8); R(v_sad_u16); R(v_sad_u32);
   R(v_msad_u8); R(v_cvt_pk_u16_u32); R(v_cvt_pk_i16_i32); R(v_pack_b32_f16);
-  R(v_lshlrev_b64); R(v_lshrrev_b64); R(v_ashrrev_i64); R(v_lshl_add_u64);
+  RS(v_lshlrev_b64); RS(v_lshrrev_b64); RS(v_ashrrev_i64); RS(v_lshl_add_u64);
   R(v_mov_b64); R(v_mad_u64_u32); R(v_mad_i64_i32);
   R(v_add_f32); R(v_sub_f32); R(v_subrev_f32); R(v_mul_f32);
   R(v_mul_legacy_f32); R(v_min_f32); R(v_max_f32); R(v_fma_f32);
@@ -1745,6 +1792,7 @@ void registerValu(OpTable &T) {
   T.add("v_cvt_sr_bf8_f32", hCvtToF8<true, true>, Fidelity::Approximate);
 #undef R
 #undef RA
+#undef RS
   T.add("v_pk_fma_f16", h_v_pk_fma_f16);
   T.add("v_pk_mul_f16", h_v_pk_mul_f16);
   T.add("v_pk_add_f16", h_v_pk_add_f16);

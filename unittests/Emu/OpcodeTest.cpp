@@ -204,6 +204,78 @@ TEST(EmuValu, ShiftsAndMultiplies) {
   EXPECT_EQ(R.State.V[16][0], 0xfffffffeu); // (2^32-1)^2 >> 32
 }
 
+// V_LSHL_ADD_U64 (CDNA3 ISA): D.u64 = (S0.u64 << S1.u[2:0]) + S2.u64.
+TEST(EmuValu, LshlAdd64) {
+  Snip T;
+  T.v(4, {0xffffffffu, 1, 0x89abcdefu, 1, 3, 3, 0xffffffffu}); // S0 lo
+  T.v(5, {0, 0x80000000u, 0x01234567u, 0, 0, 0, 0xffffffffu}); // S0 hi
+  T.v(6, {0, 1, 4, 7, 8, 9, 0xffffffffu});                     // S1
+  T.v(8, {1, 0, 0x10, 0xffffffffu, 0, 0, 0x80});               // S2 lo
+  T.v(9, {0, 0, 0, 0xffffffffu, 0, 0, 0});                     // S2 hi
+  T.S.S[4] = 0x80000001u;
+  T.S.S[5] = 0;
+  auto R = T.run({"v_lshl_add_u64 v[10:11], v[4:5], v6, v[8:9]",
+                  "v_lshl_add_u64 v[12:13], s[4:5], 3, v[8:9]",
+                  "v_lshl_add_u64 v[14:15], v[4:5], 0, s[4:5]"});
+  RUN_OK(R);
+  auto D = [&](unsigned Reg, unsigned L) {
+    return uint64_t(R.State.V[Reg][L]) | uint64_t(R.State.V[Reg + 1][L]) << 32;
+  };
+  EXPECT_EQ(D(10, 0), 0x100000000ull); // carry into the high dword
+  EXPECT_EQ(D(10, 1), 2ull);           // bit 63 shifted out
+  EXPECT_EQ(D(10, 2), 0x123456789abcdf00ull);
+  EXPECT_EQ(D(10, 3), 0x7full);        // 0x80 + 2^64 - 1 wraps
+  EXPECT_EQ(D(10, 4), 3ull);           // 8 & 7 = 0
+  EXPECT_EQ(D(10, 5), 6ull);           // 9 & 7 = 1
+  EXPECT_EQ(D(10, 6), 0ull);           // 2^64 - 0x80 + 0x80 wraps
+  EXPECT_EQ(D(12, 0), 0x400000009ull); // 0x80000001 << 3, + 1
+  EXPECT_EQ(D(12, 3), 0x400000007ull); // + 2^64 - 1
+  EXPECT_EQ(D(14, 2), 0x0123456809abcdf0ull);
+}
+
+// Shift counts from an SGPR or a constant (one count for every lane, a
+// path of its own in the emulator): only the count's low 5 (32-bit) or 6
+// (64-bit) bits are used (CDNA3 ISA, V_LSHLREV_B32 ... V_ASHRREV_I64), 3
+// for V_LSHL_ADD_U64; lane values and a partial EXEC as for VGPR counts.
+TEST(EmuValu, UniformShiftCounts) {
+  Snip T;
+  T.v(1, {0x80000001u, 0xf0000000u, 7});
+  T.v(2, {0x7fffffffu, 0x80000000u, 0xdead}); // overwritten in lanes 0, 1
+  T.v(4, {0x00000003u, 0x80000000u});
+  T.v(5, {0x80000000u, 0xffffffffu});
+  T.S.S[4] = 33; // 33 & 31 = 1, 33 & 63 = 33
+  T.S.S[5] = 32; // & 31 = 0
+  T.S.S[6] = 65; // & 63 = 1
+  T.S.S[7] = 9;  // & 7 = 1
+  T.S.Exec = 0x3;
+  auto R =
+      T.run({"v_lshrrev_b32_e32 v2, s4, v1", "v_lshlrev_b32_e32 v3, s5, v1",
+             "v_ashrrev_i32_e32 v6, s4, v1", "v_ashrrev_i64 v[8:9], s6, v[4:5]",
+             "v_lshrrev_b64 v[10:11], 32, v[4:5]",
+             "v_lshlrev_b64 v[12:13], s4, v[4:5]",
+             "v_lshl_add_u64 v[14:15], v[4:5], s7, v[4:5]"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[2][0], 0x40000000u);
+  EXPECT_EQ(R.State.V[2][1], 0x78000000u);
+  EXPECT_EQ(R.State.V[2][2], 0xdeadu); // inactive lane kept
+  EXPECT_EQ(R.State.V[3][0], 0x80000001u);
+  EXPECT_EQ(R.State.V[6][0], 0xc0000000u);
+  EXPECT_EQ(R.State.V[6][1], 0xf8000000u);
+  // v[4:5] lane 0 = 0x8000000000000003, lane 1 = 0xffffffff80000000.
+  EXPECT_EQ(R.State.V[8][0], 0x00000001u);
+  EXPECT_EQ(R.State.V[9][0], 0xc0000000u);
+  EXPECT_EQ(R.State.V[8][1], 0xc0000000u);
+  EXPECT_EQ(R.State.V[9][1], 0xffffffffu);
+  EXPECT_EQ(R.State.V[10][0], 0x80000000u);
+  EXPECT_EQ(R.State.V[11][0], 0u);
+  EXPECT_EQ(R.State.V[12][0], 0u); // << 33
+  EXPECT_EQ(R.State.V[13][0], 6u);
+  EXPECT_EQ(R.State.V[14][0], 9u); // 3 * x, wrapping: 0x8000000000000009
+  EXPECT_EQ(R.State.V[15][0], 0x80000000u);
+  EXPECT_EQ(R.State.V[14][1], 0x80000000u); // 3 * 0xffffffff80000000
+  EXPECT_EQ(R.State.V[15][1], 0xfffffffeu);
+}
+
 TEST(EmuValu, BitfieldPermAlign) {
   Snip T;
   T.v(0, {0x12345678});
