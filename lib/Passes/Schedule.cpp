@@ -49,9 +49,27 @@ unsigned edgeLatency(const DependenceGraph &G, DependenceGraph::Edge E,
 }
 } // namespace
 
-SmallVector<Operation *>
-sched::listSchedule(ArrayRef<Operation *> Ops, const DependenceGraph &G,
-                    InstInfoCache &C, bool IgnoreWAR) {
+/// Slot from which Op's register sources are ready, given what is in
+/// flight at the block's entry.
+static unsigned entryReady(InstInfoCache &C, Operation *Op,
+                           const sched::PipeState *Entry) {
+  if (!Entry)
+    return 0;
+  const InstInfo &I = C.get(Op);
+  int R = 0;
+  for (unsigned U : I.Uses)
+    if (!C.units().isPseudo(U))
+      if (auto It = Entry->RegReady.find(U); It != Entry->RegReady.end())
+        R = std::max(R, It->second);
+  if (I.isMFMA())
+    R = std::max(R, Entry->MfmaFree);
+  return unsigned(R);
+}
+
+SmallVector<Operation *> sched::listSchedule(ArrayRef<Operation *> Ops,
+                                             const DependenceGraph &G,
+                                             InstInfoCache &C, bool IgnoreWAR,
+                                             const PipeState *Entry) {
   const auto &Gr = G.graph();
   unsigned N = Ops.size();
   auto Counts = [&](DependenceGraph::Edge E) {
@@ -66,10 +84,20 @@ sched::listSchedule(ArrayRef<Operation *> Ops, const DependenceGraph &G,
         Prio[V] = std::max(Prio[V], edgeLatency(G, *It, C) + 1 +
                                         Prio[boost::target(*It, Gr)]);
   std::vector<unsigned> Missing(N, 0), Earliest(N, 0), Start(N, 0);
-  for (unsigned V = 0; V < N; ++V)
+  std::vector<bool> IsMfma(N, false);
+  for (unsigned V = 0; V < N; ++V) {
     for (auto [It, End] = boost::in_edges(V, Gr); It != End; ++It)
       if (Counts(*It))
         ++Missing[V];
+    // Results the predecessors still compute (a loop's own MFMA chain).
+    Earliest[V] = entryReady(C, G.op(V), Entry);
+    IsMfma[V] = C.get(G.op(V)).isMFMA();
+  }
+  // The matrix unit is busy for an MFMA's passes: the next one waits.
+  unsigned MfmaFree = Entry ? unsigned(Entry->MfmaFree) : 0;
+  auto earliest = [&](unsigned V) {
+    return IsMfma[V] ? std::max(Earliest[V], MfmaFree) : Earliest[V];
+  };
   std::vector<bool> Done(N, false);
   SmallVector<Operation *> Order;
   unsigned T = 0;
@@ -79,8 +107,8 @@ sched::listSchedule(ArrayRef<Operation *> Ops, const DependenceGraph &G,
     for (unsigned V = 0; V < N; ++V) {
       if (Done[V] || Missing[V])
         continue;
-      MinEarliest = std::min(MinEarliest, Earliest[V]);
-      if (Earliest[V] > T)
+      MinEarliest = std::min(MinEarliest, earliest(V));
+      if (earliest(V) > T)
         continue;
       if (Best < 0 || Prio[V] > Prio[Best])
         Best = int(V);
@@ -89,14 +117,17 @@ sched::listSchedule(ArrayRef<Operation *> Ops, const DependenceGraph &G,
       // Nothing can issue now: advance to the first op that can.
       T = MinEarliest;
       for (unsigned V = 0; V < N; ++V)
-        if (!Done[V] && !Missing[V] && Earliest[V] <= T &&
+        if (!Done[V] && !Missing[V] && earliest(V) <= T &&
             (Best < 0 || Prio[V] > Prio[Best]))
           Best = int(V);
     }
     assert(Best >= 0 && "dependence cycle in a block graph");
     Done[Best] = true;
-    Start[Best] = std::max(T, Earliest[Best]);
+    Start[Best] = std::max(T, earliest(Best));
     T = Start[Best] + 1;
+    if (IsMfma[Best])
+      MfmaFree = Start[Best] + std::max(latencyOf(C, C.get(G.op(Best))),
+                                        C.get(G.op(Best)).Passes);
     Order.push_back(G.op(unsigned(Best)));
     for (auto [It, End] = boost::out_edges(Best, Gr); It != End; ++It) {
       if (!Counts(*It))
@@ -111,16 +142,23 @@ sched::listSchedule(ArrayRef<Operation *> Ops, const DependenceGraph &G,
 }
 
 unsigned sched::estimateCycles(ArrayRef<Operation *> Order,
-                               const DependenceGraph &G, InstInfoCache &C) {
+                               const DependenceGraph &G, InstInfoCache &C,
+                               const PipeState *Entry) {
   const auto &Gr = G.graph();
   std::vector<unsigned> Start(G.size(), 0);
   std::vector<bool> Placed(G.size(), false);
   unsigned T = 0;
+  unsigned MfmaFree = Entry ? unsigned(Entry->MfmaFree) : 0;
   for (Operation *Op : Order) {
     int V = G.vertexOf(Op);
     if (V < 0)
       continue;
-    unsigned S = T;
+    const InstInfo &I = C.get(Op);
+    unsigned S = std::max(T, entryReady(C, Op, Entry));
+    if (I.isMFMA()) {
+      S = std::max(S, MfmaFree);
+      MfmaFree = S + std::max(latencyOf(C, I), I.Passes);
+    }
     for (auto [It, End] = boost::in_edges(V, Gr); It != End; ++It) {
       unsigned U = boost::source(*It, Gr);
       if (Placed[U])
@@ -333,11 +371,12 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
       O.Hazards = false;
       Cd.G = std::make_unique<DependenceGraph>(Cd.Ops, C,
                                                /*EntryState=*/nullptr, O);
-      Cd.Order = sched::listSchedule(Cd.Ops, *Cd.G, C, unsafeIgnoreWAR);
+      sched::PipeState Entry = sched::entryState(&B, C);
+      Cd.Order = sched::listSchedule(Cd.Ops, *Cd.G, C, unsafeIgnoreWAR, &Entry);
       if (llvm::equal(Cd.Order, Cd.Ops))
         continue;
-      Cd.Old = sched::estimateCycles(Cd.Ops, *Cd.G, C);
-      Cd.New = sched::estimateCycles(Cd.Order, *Cd.G, C);
+      Cd.Old = sched::estimateCycles(Cd.Ops, *Cd.G, C, &Entry);
+      Cd.New = sched::estimateCycles(Cd.Order, *Cd.G, C, &Entry);
       if (!unsafeIgnoreWAR && Cd.New >= Cd.Old)
         continue;
       Cands.push_back(std::move(Cd));

@@ -12,17 +12,25 @@ namespace asmevo::sched {
 /// Latency of an op in LLVM's scheduling model of the subtarget.
 unsigned latencyOf(InstInfoCache &C, const InstInfo &I);
 
+struct PipeState;
+
 /// A new order for the ops of Ops (a block without its terminator and
 /// without s_nops), respecting every edge of G except, when IgnoreWAR,
-/// the WAR ones (the deliberately broken variant).
+/// the WAR ones (the deliberately broken variant). Ops issue by critical
+/// path when ready: their sources written (also those still in flight at
+/// the block's entry, when Entry is given) and, for an MFMA, the matrix
+/// unit free.
 llvm::SmallVector<mlir::Operation *>
 listSchedule(llvm::ArrayRef<mlir::Operation *> Ops, const DependenceGraph &G,
-             InstInfoCache &C, bool IgnoreWAR = false);
+             InstInfoCache &C, bool IgnoreWAR = false,
+             const PipeState *Entry = nullptr);
 
 /// Predicted cycles of an order (in-order issue, one op per cycle, an op
-/// waits for the latencies of what it depends on in G).
+/// waits for the latencies of what it depends on in G, for what is in
+/// flight at the entry and for the matrix unit).
 unsigned estimateCycles(llvm::ArrayRef<mlir::Operation *> Order,
-                        const DependenceGraph &G, InstInfoCache &C);
+                        const DependenceGraph &G, InstInfoCache &C,
+                        const PipeState *Entry = nullptr);
 
 /// What is still in flight when a block is entered, in issue slots from its
 /// first op: register results not yet written, the matrix (MFMA) and vector
