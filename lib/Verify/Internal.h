@@ -29,9 +29,21 @@ enum class Pattern : uint8_t {
   Halves,    // f16 values in [-4, 4) with 1/8 edge values
   Harvest,   // constants of the kernel's code and their neighbours, f32 mix
   // Only in the extra inputs (not in the rotation of the seeded inputs):
-  WideInts,  // large u32: multiples of 720720 (= lcm(1..16)) and +-1
-  Denormals, // f32 mostly denormal, with normals near FLT_MIN
+  WideInts,   // large u32: multiples of 720720 (= lcm(1..16)) and +-1
+  Denormals,  // f32 mostly denormal, with normals near FLT_MIN
+  DivEdge,    // u32 near 2^32 as multiples of LargeDivisors +-1, and those
+  Thresholds, // zeros and the code constants made non-positive; f64 words
+              // whose high half is a code constant
 };
+/// Divisors of 2^18 and more (and 2^31 +- 1): with dividends near 2^32 the
+/// quotient estimate of a 32-bit division expansion (a refined
+/// v_rcp_iflag_f32) is furthest from the quotient, so its correction steps
+/// decide (Pattern::DivEdge, the division-extremes extra input).
+/// The first, 2^31 - 1, makes the estimate two low for 2^32 - 2 and
+/// 2^32 - 1 even with a correctly rounded reciprocal.
+inline constexpr uint32_t LargeDivisors[] = {
+    0x7fffffffu, 0x40001u,  0x5a5a5u,   0x7ffffu,   0xfffffu,
+    0x12345fu,   0xffffffu, 0x3fffffdu, 0x80000001u};
 /// Patterns in the rotation of the seeded inputs (the first ones).
 constexpr unsigned NumPatterns = 6;
 const char *patternName(Pattern P);

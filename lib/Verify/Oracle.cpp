@@ -374,6 +374,7 @@ Reference::create(ArrayRef<uint8_t> K0Bytes, StringRef Kernel,
                    ""};
       return Ref;
     }
+    In.K0WaveInstructions = R->WaveInstructions;
     for (auto &[PC, N] : R->Profile)
       I.Coverage[PC] += N;
     R->Profile.clear();
@@ -553,7 +554,16 @@ VerdictResult Reference::check(ArrayRef<uint8_t> K1Bytes) {
 
   std::optional<Evidence> Undecided;
   bool Tolerant = !I.Opts.Tolerances.empty();
-  for (size_t J = 0; J < I.Inputs.size(); ++J) {
+  // Cheapest inputs first (by K0's wave-instructions): the verdict does not
+  // depend on the order, and most wrong candidates differ on a cheap input,
+  // so they are rejected before the costly ones run.
+  std::vector<size_t> Order(I.Inputs.size());
+  for (size_t J = 0; J < Order.size(); ++J)
+    Order[J] = J;
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    return I.R0[A].WaveInstructions < I.R0[B].WaveInstructions;
+  });
+  for (size_t J : Order) {
     TestInput &In = I.Inputs[J];
     ++VR.InputsRun;
     In.Image.CodeObject = K1Bytes;

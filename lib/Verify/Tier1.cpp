@@ -60,6 +60,10 @@ const char *patternName(Pattern P) {
     return "large integers";
   case Pattern::Denormals:
     return "f32 denormals";
+  case Pattern::DivEdge:
+    return "dividends near 2^32";
+  case Pattern::Thresholds:
+    return "code constants at and below 0";
   }
   return "?";
 }
@@ -153,6 +157,60 @@ uint64_t fillWord(Pattern P, uint64_t Seed, uint64_t Stream, int64_t W,
         return Divisors[(X >> 24) % std::size(Divisors)];
       default:
         return 720720u * K + uint32_t(Delta);
+      }
+    };
+    return uint64_t(one(H)) |
+           ((H >> 40 & 1) ? 0 : uint64_t(one(mix64(H))) << 32);
+  }
+  case Pattern::Thresholds: {
+    // Kernels compare transformed values with their constants: x - max(x)
+    // (softmax's exp argument) is at most 0 and reaches a threshold c < 0
+    // only when the row holds 0 and c itself. So: zeros, and each constant
+    // (and its neighbours) with the sign bit set; half of the 8-byte words
+    // are doubles whose high half is such a constant (f64 thresholds are
+    // materialized as their high dword, s_mov_b32 s5, 0x...) and whose low
+    // half is 0 or another constant.
+    if (Consts.empty())
+      return fillWord(Pattern::Floats32, Seed, Stream, W, Consts);
+    auto one = [&](uint64_t X) -> uint32_t {
+      if ((X & 3) == 0)
+        return 0;
+      return Consts[(X >> 2) % Consts.size()] | 0x80000000u;
+    };
+    if (H >> 62 & 1) {
+      uint32_t Hi = Consts[(H >> 8) % Consts.size()];
+      if (H >> 61 & 1)
+        Hi |= 0x80000000u;
+      uint32_t Lo = (H >> 60 & 1) ? 0 : Consts[(H >> 24) % Consts.size()];
+      return uint64_t(Hi) << 32 | Lo;
+    }
+    return uint64_t(one(H)) | uint64_t(one(mix64(H))) << 32;
+  }
+  case Pattern::DivEdge: {
+    // A quarter are large divisors themselves (b[i] of a / b), the others
+    // k * d + {-1, 0, 1, d - 1} with the largest k that stays below 2^32
+    // (d one of the large divisors, as the data scalars are), or 2^32 - 1,
+    // 2^32 - 2. Half of the 8-byte words are 32-bit values (the 32-bit fast
+    // path of a 64-bit division).
+    auto one = [](uint64_t X) -> uint32_t {
+      // Half around 2^31 - 1, the divisor the data scalars and the counts
+      // after the first get.
+      uint32_t D = (X >> 7 & 1)
+                       ? LargeDivisors[0]
+                       : LargeDivisors[(X >> 8) % std::size(LargeDivisors)];
+      switch (X & 7) {
+      case 0:
+      case 1:
+        return D;
+      case 2:
+        return 0xffffffffu - uint32_t(X >> 16 & 1);
+      default: {
+        uint64_t K = 0xffffffffull / D;
+        static const int64_t Delta[] = {-1, 0, 1};
+        uint64_t V =
+            (X >> 16 & 3) == 3 ? K * D + D - 1 : K * D + Delta[(X >> 16 & 3)];
+        return uint32_t(std::min<uint64_t>(V, 0xffffffffull));
+      }
       }
     };
     return uint64_t(one(H)) |
@@ -748,6 +806,19 @@ void buildRegions(TestInput &In, ArrayRef<ArenaFill> Arenas, uint64_t Guard) {
             [](const MemRegion &A, const MemRegion &B) { return A.Base < B.Base; });
 }
 
+/// Two regions of an input's image overlap: K0 reached so far past one
+/// pointer (a count near 2^31 times a row pitch) that it landed in another
+/// argument's arena. Such an image cannot be mapped; the input is dropped.
+std::string overlap(const TestInput &In) {
+  const auto &R = In.Image.Regions; // sorted by base
+  for (size_t I = 0; I + 1 < R.size(); ++I)
+    if (R[I].Base + R[I].Size > R[I + 1].Base)
+      return formatv("reaches past its arena: {0} overlaps {1}", R[I].Name,
+                     R[I + 1].Name)
+          .str();
+  return "";
+}
+
 } // namespace
 
 uint64_t Footprint::bytes() const {
@@ -1169,7 +1240,12 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
               continue;
             }
             In.Footprints = R.FP;
+            In.K0WaveInstructions = R.RR.WaveInstructions;
             buildRegions(In, A, O.GuardBytes);
+            if (std::string Why = overlap(In); !Why.empty()) {
+              Notes.push_back("no aliasing input " + In.Name + ": K0 " + Why);
+              continue;
+            }
             Ins.push_back(std::move(In));
             ++Made;
             break;
@@ -1249,7 +1325,13 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
         continue;
       }
       In.Footprints = R.FP;
+      In.K0WaveInstructions = R.RR.WaveInstructions;
       buildRegions(In, A, O.GuardBytes);
+      if (std::string Why = overlap(In); !Why.empty()) {
+        ++Dropped;
+        Notes.push_back("dropped " + In.Name + ": K0 " + Why);
+        continue;
+      }
       Inputs.push_back(std::move(In));
       InputData.push_back({P, SeedV});
     }
@@ -1296,7 +1378,7 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
     // Data scalars: from the pattern, divisors of the large integers, or
     // 1..4 (distinct neighbours; index-like data scalars: a base, a
     // leading dimension, a mode).
-    enum DataMode { FromPattern, Divisors, OneToFour };
+    enum DataMode { FromPattern, Divisors, OneToFour, LargeDiv };
     auto dataSlots = [&](std::vector<uint64_t> &V, Pattern P, uint64_t SeedV,
                          DataMode Mode) {
       unsigned D = 0;
@@ -1307,6 +1389,11 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
         V[I] = Mode == Divisors
                    ? Div[fillWord(Pattern::SmallInts, SeedV, 0x5ca1a7 + I, 0) %
                          std::size(Div)]
+               : Mode == LargeDiv
+                   ? LargeDivisors[D++ == 0 ? 0
+                                            : fillWord(Pattern::Bits, SeedV,
+                                                       0x5ca1a7 + I, 0) %
+                                                  std::size(LargeDivisors)]
                : Mode == OneToFour
                    ? 1 + (D++ + 1) % 4
                    : fillWord(P, SeedV, 0x5ca1a7 + I, 0, Consts);
@@ -1325,40 +1412,101 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
           }
       return A;
     };
+    // Extra inputs test values, layouts and schedules, not sizes: each may
+    // cost K0 at most ExtraCap wave-instructions (twice the median seeded
+    // input, at least 2^16), so that kernels whose loops scale with a count
+    // (a GEMM's K, a per-item loop over n) do not pay for large counts again
+    // in every check. Over the cap the input is made again with small counts
+    // (the first N - 3, the others 5, 3, 7, ...), then dropped.
+    auto items = [](const Shape &S) {
+      return uint64_t(S.Grid[0]) * S.Grid[1] * S.Grid[2] * S.Block[0] *
+             S.Block[1] * S.Block[2];
+    };
+    auto groups = [](const Shape &S) {
+      return uint64_t(S.Grid[0]) * S.Grid[1] * S.Grid[2];
+    };
+    uint64_t ExtraCap = 0;
+    {
+      std::vector<uint64_t> Costs;
+      for (const TestInput &In : Inputs)
+        Costs.push_back(In.K0WaveInstructions);
+      if (!Costs.empty()) {
+        std::nth_element(Costs.begin(), Costs.begin() + Costs.size() / 2,
+                         Costs.end());
+        ExtraCap = 2 * Costs[Costs.size() / 2];
+      }
+      ExtraCap = std::max<uint64_t>(ExtraCap, 1 << 16);
+    }
     auto add = [&](const Shape &S, Pattern P, uint64_t SeedV,
-                   ArrayRef<uint64_t> V, ArrayRef<Layout> Ls, bool Padding,
+                   ArrayRef<uint64_t> V0, ArrayRef<Layout> Ls, bool Padding,
                    const std::string &What, uint32_t Bound = 0,
-                   unsigned Interleave = 0) {
-      TestInput In;
-      In.From = TestInput::Synthesized;
-      std::string Scalars;
-      for (size_t I = 0; I < V.size() && I < 8; ++I)
-        Scalars += formatv(" {0:x}", V[I]).str();
-      if (V.size() > 8)
-        Scalars += " ...";
-      In.Name = formatv("tier1 #{0}: {1}; {2} (seed {3}){4}{5}",
-                        Inputs.size() + Dropped, S.str(), What, SeedV,
-                        Scalars.empty() ? "" : "; scalars", Scalars)
-                    .str();
-      In.Image.Kernel = K.Name;
-      In.Image.Launch = makeDispatch(S, V, Padding);
-      In.PoisonSeed = poisonFor(SeedV);
-      In.InterleaveEvery = Interleave;
-      auto A = withLayouts(P, SeedV, Ls, Bound ? Bound : bound(V));
-      DiscoveryResult R = discover(Emu, K, In.Image.Launch, A, O, false,
-                                   In.PoisonSeed, false, Interleave);
-      if (!R.RR.ok() || R.Overflow) {
-        ++Dropped;
-        Notes.push_back(formatv("dropped {0}: K0 {1}", In.Name,
-                                R.Overflow ? std::string("touches more than "
-                                                         "the footprint limit")
-                                           : R.RR.Message)
-                            .str());
+                   unsigned Interleave = 0, bool Shrink = true,
+                   uint64_t MaxBytes = 0) {
+      uint64_t Waves =
+          groups(S) *
+          ((uint64_t(S.Block[0]) * S.Block[1] * S.Block[2] + 63) / 64);
+      Tier1Options EO = O;
+      // Per wave: the cap shared by the waves, with slack for uneven work.
+      EO.Budget = std::min<uint64_t>(
+          O.Budget, std::max<uint64_t>(4 * ExtraCap / Waves, 4096));
+      if (MaxBytes)
+        EO.MaxFootprint = std::min(EO.MaxFootprint, MaxBytes);
+      std::vector<uint64_t> V(V0.begin(), V0.end());
+      std::vector<uint64_t> SmallV = smallCounts(S, true);
+      for (size_t I = 0; I < V.size(); ++I)
+        if (!Model.Slots[I].Control)
+          SmallV[I] = V[I];
+      for (unsigned Try = 0;; ++Try) {
+        TestInput In;
+        In.From = TestInput::Synthesized;
+        std::string Scalars;
+        for (size_t I = 0; I < V.size() && I < 8; ++I)
+          Scalars += formatv(" {0:x}", V[I]).str();
+        if (V.size() > 8)
+          Scalars += " ...";
+        In.Name = formatv("tier1 #{0}: {1}; {2} (seed {3}){4}{5}",
+                          Inputs.size() + Dropped, S.str(), What, SeedV,
+                          Scalars.empty() ? "" : "; scalars", Scalars)
+                      .str();
+        In.Image.Kernel = K.Name;
+        In.Image.Launch = makeDispatch(S, V, Padding);
+        In.PoisonSeed = poisonFor(SeedV);
+        In.InterleaveEvery = Interleave;
+        auto A = withLayouts(P, SeedV, Ls, Bound ? Bound : bound(V));
+        DiscoveryResult R = discover(Emu, K, In.Image.Launch, A, EO, false,
+                                     In.PoisonSeed, false, Interleave);
+        bool OverCap = R.RR.Kind == emu::ErrorKind::Budget ||
+                       (R.RR.ok() && R.RR.WaveInstructions > ExtraCap);
+        if (OverCap && Shrink && Try == 0 && SmallV != V) {
+          V = SmallV;
+          continue;
+        }
+        if (!R.RR.ok() || R.Overflow || OverCap) {
+          ++Dropped;
+          Notes.push_back(
+              formatv("dropped {0}: K0 {1}", In.Name,
+                      OverCap ? formatv("runs more than the extra inputs' "
+                                        "{0} wave-instructions",
+                                        ExtraCap)
+                                    .str()
+                      : R.Overflow
+                          ? std::string("touches more than the footprint "
+                                        "limit")
+                          : R.RR.Message)
+                  .str());
+          return;
+        }
+        In.Footprints = R.FP;
+        In.K0WaveInstructions = R.RR.WaveInstructions;
+        buildRegions(In, A, O.GuardBytes);
+        if (std::string Why = overlap(In); !Why.empty()) {
+          ++Dropped;
+          Notes.push_back("dropped " + In.Name + ": K0 " + Why);
+          return;
+        }
+        Inputs.push_back(std::move(In));
         return;
       }
-      In.Footprints = R.FP;
-      buildRegions(In, A, O.GuardBytes);
-      Inputs.push_back(std::move(In));
     };
 
     // The smallest and the odd multi-workgroup shape, unless K0 ran on
@@ -1374,13 +1522,6 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
     };
     Shape Small = Shapes[0];
     Shape Odd = Shapes[std::min<size_t>(2, Shapes.size() - 1)];
-    auto items = [](const Shape &S) {
-      return uint64_t(S.Grid[0]) * S.Grid[1] * S.Grid[2] * S.Block[0] *
-             S.Block[1] * S.Block[2];
-    };
-    auto groups = [](const Shape &S) {
-      return uint64_t(S.Grid[0]) * S.Grid[1] * S.Grid[2];
-    };
     if (!kept(Small) || !kept(Odd)) {
       std::vector<Shape> Kept;
       for (const Shape &S : Shapes)
@@ -1463,18 +1604,79 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
     }
     std::vector<Layout> Plain(Model.Ptrs.size(), Layout::Data);
     {
-      // The first count a multiple of 12 (a count divided by a data
-      // scalar: the estimate of n / d is one low exactly when d divides n).
+      // The first count a multiple of 60, which every data scalar below
+      // divides (a count divided by a data scalar: the estimate of n / d is
+      // one low exactly when d divides n), or of 12 on shapes of fewer
+      // work-items.
       std::vector<uint64_t> V3 = smallCounts(Small, true);
+      uint64_t NSmall = uint64_t(Small.Grid[0]) * Small.Block[0];
       for (size_t I = 0; I < Model.Slots.size(); ++I)
         if (Model.Slots[I].Control) {
-          if (V3[I] >= 12)
+          if (V3[I] >= 60)
+            V3[I] -= V3[I] % 60;
+          else if (NSmall >= 60)
+            V3[I] = 60;
+          else if (V3[I] >= 12)
             V3[I] -= V3[I] % 12;
           break;
         }
       dataSlots(V3, Pattern::WideInts, GSeed + 2, Divisors);
+      // Pointers with a non-zero low dword, as allocations have: a
+      // candidate that reads a pointer register where it should read a
+      // remainder (a dropped correction step of n / d) sees a value >= d.
+      PointerShift = 0x700001000ull;
       add(Small, Pattern::WideInts, GSeed + 2, V3, Plain, true,
-          "large integers, small data scalars, kernarg padding set");
+          "large integers, small data scalars, kernarg padding set, "
+          "pointers with bits 12 and 32..34 set");
+      PointerShift = 0;
+    }
+    {
+      // Division extremes: dividends near 2^32 that are multiples (+-1) of
+      // divisors of 2^18 and more, which the data scalars and the counts
+      // after the first are too (a remainder by a count: a histogram's
+      // bins); then the first count near 2^31 (a count divided by a data
+      // scalar), where a kernel whose work does not grow with it (i < n)
+      // still runs. Both are dropped when K0 exceeds the extra inputs'
+      // budget or touches more than 4 MiB (loops over such counts).
+      std::vector<uint64_t> V12 = smallCounts(Small, true);
+      bool First = true;
+      for (size_t I = 0; I < Model.Slots.size(); ++I)
+        if (Model.Slots[I].Control) {
+          if (!First)
+            V12[I] = LargeDivisors[0];
+          First = false;
+        }
+      dataSlots(V12, Pattern::DivEdge, GSeed + 12, LargeDiv);
+      add(Small, Pattern::DivEdge, GSeed + 12, V12, Plain, false,
+          "dividends near 2^32, divisors of 2^18 and more", 0, 0, false,
+          4 << 20);
+      // The count k * d + 1 below 2^31 for the data scalars' d (all
+      // 0x5a5a5): an estimate one low with a remainder above d.
+      std::vector<uint64_t> V13 = smallCounts(Small, true);
+      const uint32_t D13 = LargeDivisors[2];
+      for (size_t I = 0; I < Model.Slots.size(); ++I)
+        if (!Model.Slots[I].Control)
+          V13[I] = Model.Slots[I].Size == 8
+                       ? D13
+                       : D13 & ((1ull << (8 * Model.Slots[I].Size)) - 1);
+      for (size_t I = 0; I < Model.Slots.size(); ++I)
+        if (Model.Slots[I].Control) {
+          V13[I] = 0x7ffffffeu / D13 * D13 + 1;
+          break;
+        }
+      add(Small, Pattern::DivEdge, GSeed + 13, V13, Plain, false,
+          "dividends near 2^32, the first count near 2^31", 0, 0, false,
+          4 << 20);
+    }
+    {
+      // Thresholds: zeros and the kernel's constants at and below 0, and
+      // doubles made of them (see Pattern::Thresholds), with small counts,
+      // so that a row's maximum is 0 and x - max lands on each constant.
+      std::vector<uint64_t> V14 = smallCounts(Small, true);
+      dataSlots(V14, Pattern::Thresholds, GSeed + 14, FromPattern);
+      if (!Consts.empty())
+        add(Small, Pattern::Thresholds, GSeed + 14, V14, Plain, false,
+            "code constants at and below 0, zeros");
     }
     {
       // Data scalars 1.0 (in their width): a scale keeps the buffers'
@@ -1551,10 +1753,10 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       }
       // Interleaved wave scheduling (emulator): the waves of up to four
       // workgroups take turns every 3 instructions and after every atomic,
-      // so compare-and-swap loops also retry because of other waves.
-      std::vector<uint64_t> V10(Model.Slots.size());
-      for (size_t I = 0; I < Model.Slots.size(); ++I)
-        V10[I] = Model.Slots[I].Control ? countOf(Odd, 0) : 0;
+      // so compare-and-swap loops also retry because of other waves. Small
+      // counts after the first: a switch every 3 instructions makes each
+      // instruction dearer (other waves' LDS ops stay in flight).
+      std::vector<uint64_t> V10 = smallCounts(Odd, true);
       dataSlots(V10, Pattern::Floats32, GSeed + 9, FromPattern);
       add(Odd, Pattern::Floats32, GSeed + 9, V10, Plain, false,
           "f32 values, interleaved waves", 0, 3);

@@ -332,6 +332,7 @@ int main(int argc, char **argv) {
     if (Verbose) {
       for (const TestInput &In : (*Ref)->inputs()) {
         outs() << "input: " << In.Name << "\n";
+        outs() << "  K0: " << In.K0WaveInstructions << " wave-instructions\n";
         for (const Footprint &F : In.Footprints)
           outs() << "  footprint " << F.str() << "\n";
       }

@@ -408,6 +408,42 @@ TEST(Tier1, FootprintsAndGuards) {
     EXPECT_FALSE(llvm::StringRef(T.Name).contains("aliased")) << T.Name;
 }
 
+// The extra inputs are bounded by the seeded ones: a tiled GEMM whose loops
+// scale with its counts (M, N, K all counts) pays at most twice the median
+// seeded input (at least 2^16 wave-instructions) for each extra input; the
+// interleaved one (costly per instruction) runs with small counts and is
+// kept. Before the bound it ran M = N = K = 1280 (260,680
+// wave-instructions, most of asmevo-verify's 80 s on this kernel).
+TEST(Tier1, ExtraInputsBudget) {
+  auto CO = CodeObject::load(
+      test::testKernel("bench_l1_matmul_tiled-gfx942-v5.hsaco"));
+  ASSERT_TRUE(bool(CO));
+  const KernelInfo *K = (*CO)->kernel("matmul_tiled");
+  ASSERT_TRUE(K);
+  Tier1Options O;
+  O.Seeds = 2;
+  O.MaxShapes = 2;
+  std::vector<std::string> Notes;
+  auto In = synthesizeInputs(**CO, *K, O, Notes);
+  ASSERT_TRUE(bool(In)) << llvm::toString(In.takeError());
+  std::vector<uint64_t> Seeded;
+  for (const TestInput &T : *In)
+    if (!llvm::StringRef(T.Name).contains("(seed 90"))
+      Seeded.push_back(T.K0WaveInstructions);
+  ASSERT_FALSE(Seeded.empty());
+  std::sort(Seeded.begin(), Seeded.end());
+  uint64_t Cap = std::max<uint64_t>(2 * Seeded[Seeded.size() / 2], 1 << 16);
+  bool Interleaved = false;
+  for (const TestInput &T : *In) {
+    if (!llvm::StringRef(T.Name).contains("(seed 90"))
+      continue;
+    EXPECT_GT(T.K0WaveInstructions, 0u) << T.Name;
+    EXPECT_LE(T.K0WaveInstructions, Cap) << T.Name;
+    Interleaved |= T.InterleaveEvery > 0;
+  }
+  EXPECT_TRUE(Interleaved);
+}
+
 // The extra inputs come after the seeded and aliasing ones (the evidence of
 // candidates those reject does not change) and do what their names say.
 TEST(Tier1, ExtraInputs) {
@@ -425,10 +461,11 @@ TEST(Tier1, ExtraInputs) {
     const TestInput &T = (*In)[I];
     llvm::StringRef Name(T.Name);
     const std::vector<uint8_t> &KA = T.Image.Launch.Kernarg;
-    bool Extra = Name.contains("structured") || Name.contains("every count") ||
-                 Name.contains("denormals") ||
-                 Name.contains("large integers") ||
-                 Name.contains("data scalars") || Name.contains("interleaved");
+    bool Extra =
+        Name.contains("structured") || Name.contains("every count") ||
+        Name.contains("denormals") || Name.contains("large integers") ||
+        Name.contains("data scalars") || Name.contains("interleaved") ||
+        Name.contains("dividends") || Name.contains("at and below 0");
     if (Name.contains("interleaved"))
       EXPECT_GT(T.InterleaveEvery, 0u);
     else

@@ -78,6 +78,9 @@ struct TestInput {
   /// instructions and after every atomic, so that compare-and-swap loops see
   /// other waves' atomics. 0: the default schedule.
   unsigned InterleaveEvery = 0;
+  /// Wave-instructions K0 executed on this input (set by Reference::create;
+  /// every check runs K1 about as long: the input's cost).
+  uint64_t K0WaveInstructions = 0;
   std::vector<Footprint> Footprints;
   /// Tier 2: the after-state recorded by the capture (same order as the
   /// image's Buffer regions); empty when not recorded.
