@@ -1,6 +1,7 @@
 //===- WaitcntRelax.cpp - Loosest correct s_waitcnt, placed late ----------===//
 
 #include "RewriteUtils.h"
+#include "Schedule.h"
 #include "WaitPlanner.h"
 
 #include "asmevo/Passes/Passes.h"
@@ -15,6 +16,14 @@ using namespace asmevo;
 using namespace asmevo::amdgcn;
 
 namespace {
+unsigned blockCost(Block *B, InstInfoCache &C) {
+  SmallVector<Operation *> Ops;
+  for (Operation &Op : *B)
+    Ops.push_back(&Op);
+  sched::PipeState E = sched::entryState(B, C);
+  return sched::simulate(Ops, C, &E);
+}
+
 struct WaitcntRelaxPass
     : public asmevo::impl::WaitcntRelaxBase<WaitcntRelaxPass> {
   using Base::Base;
@@ -28,51 +37,113 @@ struct WaitcntRelaxPass
     for (Operation *Fn : Fns) {
       Legality L(Fn);
       L.setPcrelReferences(Refs);
-      llvm::DenseMap<Operation *, waits::Counts> Need;
-      waits::OpSet Pinned;
-      if (allowMoreWaits) {
-        Need = waits::plan(L, Fn);
-        waits::mergeClose(Need, Fn, L.cache(), mergeWithin);
-      } else {
-        // No block may hold more waits than it had: a path then never
-        // executes more s_waitcnt than before.
-        SmallVector<Block *> Over;
-        if (!waits::planWithinBudget(L, Fn, waits::countRelaxable(L, Fn),
-                                     mergeWithin, Pinned, Need, Over)) {
-          ++S.Refused;
-          if (verbose)
-            llvm::errs() << "amdgcn-waitcnt-relax: "
-                         << rewrite::functionName(Fn)
-                         << " left unchanged: " << Over.size()
-                         << " block(s) would need more waits than before\n";
-          if (verbose)
-            for (Block *B : Over)
-              for (Operation &Op : *B)
-                if (Need.count(&Op))
-                  llvm::errs()
-                      << "  needs a wait: " << L.cache().describe(&Op) << "\n";
-          continue;
+      InstInfoCache &C = L.cache();
+      // Each block as it is, in the whole-block model amdgcn-schedule uses
+      // (waits, s_nops, latencies, what is in flight at its entry): a plan
+      // that makes one slower keeps that block's waits (merging two close
+      // waits into the earlier one can stall longer than both did).
+      llvm::DenseMap<Block *, unsigned> OldCost;
+      llvm::DenseMap<Block *, SmallVector<Operation *>> OldWaits, OldOps;
+      if (!allowMoreWaits)
+        for (Block &B : Fn->getRegion(0)) {
+          OldCost[&B] = blockCost(&B, C);
+          for (Operation &Op : B) {
+            OldOps[&B].push_back(&Op);
+            if (waits::isRelaxable(L, &Op))
+              OldWaits[&B].push_back(&Op);
+          }
         }
+      waits::OpSet Pinned;
+      bool Done = false;
+      while (!Done) {
+        Done = true;
+        llvm::DenseMap<Operation *, waits::Counts> Need;
+        if (allowMoreWaits) {
+          Need = waits::plan(L, Fn);
+          waits::mergeClose(Need, Fn, C, mergeWithin);
+        } else {
+          // No block may hold more waits than it had: a path then never
+          // executes more s_waitcnt than before.
+          SmallVector<Block *> Over;
+          if (!waits::planWithinBudget(L, Fn, waits::countRelaxable(L, Fn),
+                                       mergeWithin, Pinned, Need, Over)) {
+            ++S.Refused;
+            if (verbose)
+              llvm::errs() << "amdgcn-waitcnt-relax: "
+                           << rewrite::functionName(Fn)
+                           << " left unchanged: " << Over.size()
+                           << " block(s) would need more waits than before\n";
+            if (verbose)
+              for (Block *B : Over)
+                for (Operation &Op : *B)
+                  if (Need.count(&Op))
+                    llvm::errs()
+                        << "  needs a wait: " << C.describe(&Op) << "\n";
+            break;
+          }
+        }
+        Legality::Transaction T(L);
+        waits::Stats St = waits::materialize(T, L, Fn, Need, verbose, &Pinned);
+        if (T.empty())
+          break;
+        unsigned Nops = T.insertNopsForHazards();
+        if (!allowMoreWaits) {
+          // A wait may move into a successor (the path that needs it):
+          // compare each edge's pair of blocks, not blocks alone.
+          unsigned Before = Pinned.size();
+          llvm::DenseMap<Block *, unsigned> NewCost;
+          llvm::DenseSet<Block *> Changed;
+          for (Block &B : Fn->getRegion(0)) {
+            NewCost[&B] = blockCost(&B, C);
+            if (!llvm::equal(llvm::make_pointer_range(B), OldOps.lookup(&B)))
+              Changed.insert(&B);
+          }
+          for (Block &B : Fn->getRegion(0)) {
+            SmallVector<Block *, 4> Preds(B.getPredecessors());
+            if (Preds.empty())
+              Preds.push_back(nullptr);
+            for (Block *P : Preds) {
+              unsigned Old = OldCost.lookup(&B) + (P ? OldCost.lookup(P) : 0);
+              unsigned New = NewCost.lookup(&B) + (P ? NewCost.lookup(P) : 0);
+              // Changed waits must pay: the cost model charges a merged
+              // wait's longer stall more than this model (memory path).
+              bool Touched = Changed.contains(&B) || (P && Changed.contains(P));
+              if (New < Old || (New == Old && !Touched))
+                continue;
+              if (verbose)
+                llvm::errs()
+                    << "amdgcn-waitcnt-relax: " << rewrite::functionName(Fn)
+                    << ": a block of " << B.getOperations().size()
+                    << " ops: " << Old << " -> " << New
+                    << " modelled slots with its predecessor: "
+                       "their waits stay\n";
+              for (Operation *W : OldWaits.lookup(&B))
+                Pinned.insert(W);
+              if (P)
+                for (Operation *W : OldWaits.lookup(P))
+                  Pinned.insert(W);
+            }
+          }
+          if (Pinned.size() != Before) {
+            Done = false; // T rolls back; plan again around the pinned waits
+            continue;
+          }
+        }
+        Verdict V = T.commit();
+        if (!V) {
+          ++S.Refused;
+          llvm::errs() << "amdgcn-waitcnt-relax: " << rewrite::functionName(Fn)
+                       << " left unchanged: " << V.Reason << "\n";
+          break;
+        }
+        ++S.FunctionsChanged;
+        S.add("waits before", St.Before);
+        S.add("after", St.Kept + St.Inserted);
+        S.add("moved or loosened", St.Before - St.Kept);
+        if (!Pinned.empty())
+          S.add("kept in place", Pinned.size());
+        S.add("nop wait states added", Nops);
       }
-      Legality::Transaction T(L);
-      waits::Stats St = waits::materialize(T, L, Fn, Need, verbose, &Pinned);
-      if (T.empty())
-        continue;
-      unsigned Nops = T.insertNopsForHazards();
-      Verdict V = T.commit();
-      if (!V) {
-        ++S.Refused;
-        llvm::errs() << "amdgcn-waitcnt-relax: " << rewrite::functionName(Fn)
-                     << " left unchanged: " << V.Reason << "\n";
-        continue;
-      }
-      ++S.FunctionsChanged;
-      S.add("waits before", St.Before);
-      S.add("after", St.Kept + St.Inserted);
-      S.add("moved or loosened", St.Before - St.Kept);
-      if (!Pinned.empty())
-        S.add("kept in place to stay within the count", Pinned.size());
-      S.add("nop wait states added", Nops);
     }
     if (summary)
       S.print(llvm::errs());

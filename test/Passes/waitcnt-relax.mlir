@@ -233,6 +233,34 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
     amdgcn.s_endpgm [0x1c]
   }
 
+  // MERGE-LABEL: amdgcn.kernel @merge_no_gain
+  amdgcn.kernel @merge_no_gain attributes {descriptor = {}} {
+    // One vmcnt(0) before the first add would do for all three, one wait
+    // instead of three, but the first adds would then wait for every load:
+    // slower in the whole-block model (90 -> 91 issue slots), so the
+    // block keeps its waits (merging waits made l1_matmul_mfma, rmsnorm
+    // and conv1d_relu_maxpool of bench/ slower in the cost model).
+    // MERGE: amdgcn.s_waitcnt [0x20] vmcnt(3)
+    // MERGE-NEXT: v_add_u32_e32 "v10, v0, v0"
+    // MERGE-NEXT: amdgcn.s_waitcnt [0x28] vmcnt(2)
+    // MERGE-NEXT: v_add_u32_e32 "v11, v1, v1"
+    // MERGE-NEXT: amdgcn.s_waitcnt [0x30] vmcnt(0)
+    amdgcn.inst [0x0] global_load_dword "v0, v[4:5], off"
+    amdgcn.inst [0x8] global_load_dword "v1, v[4:5], off offset:4"
+    amdgcn.inst [0x10] global_load_dword "v2, v[4:5], off offset:8"
+    amdgcn.inst [0x18] global_load_dword "v3, v[4:5], off offset:12"
+    amdgcn.s_waitcnt [0x20] vmcnt(3)
+    amdgcn.inst [0x24] v_add_u32_e32 "v10, v0, v0"
+    amdgcn.s_waitcnt [0x28] vmcnt(2)
+    amdgcn.inst [0x2c] v_add_u32_e32 "v11, v1, v1"
+    amdgcn.s_waitcnt [0x30] vmcnt(0)
+    amdgcn.inst [0x34] v_add_u32_e32 "v12, v2, v3"
+    amdgcn.inst [0x38] global_store_dword "v[6:7], v10, off"
+    amdgcn.inst [0x40] global_store_dword "v[6:7], v11, off"
+    amdgcn.inst [0x48] global_store_dword "v[6:7], v12, off"
+    amdgcn.s_endpgm [0x50]
+  }
+
   // CHECK-LABEL: amdgcn.func @device_function
   amdgcn.func @device_function {
     // A device function starts with unknown memory ops in flight: the entry

@@ -60,7 +60,11 @@ def WaitcntRelax : AMDGCNPass<"amdgcn-waitcnt-relax"> {
     counts lowered by the memory ops issued in between, closest first; a
     block that still has too many keeps its original waits (then its
     predecessors do), and a function where even that does not fit is left
-    unchanged. `allow-more-waits=1` drops that limit.
+    unchanged. No block gets slower either: each block with each of its
+    predecessors is rated before and after in amdgcn-schedule's whole-block
+    model (waits, latencies, what is in flight at its entry); where the
+    pair is slower, or changed without being faster, their waits stay and
+    the function is planned again. `allow-more-waits=1` drops both limits.
   }];
   let options = [
     Option<"mergeWithin", "merge-within", "unsigned", "2",
