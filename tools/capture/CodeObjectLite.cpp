@@ -2,6 +2,7 @@
 
 #include "CodeObjectLite.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -231,6 +232,62 @@ bool readCodeObject(const uint8_t *I, size_t Size, CodeObjectInfo &Out,
     Err = "no AMDGPU metadata note";
     return false;
   }
+  return true;
+}
+
+namespace {
+std::vector<std::string> splitColons(const std::string &S) {
+  std::vector<std::string> R;
+  size_t P = 0;
+  for (size_t C; (C = S.find(':', P)) != std::string::npos; P = C + 1)
+    R.push_back(S.substr(P, C - P));
+  R.push_back(S.substr(P));
+  return R;
+}
+} // namespace
+
+bool codeObjectFromBundle(const uint8_t *B, const std::string &Device,
+                          std::vector<uint8_t> &Image, std::string &Err) {
+  if (std::memcmp(B, "CCOB", 4) == 0) {
+    Err = "compressed offload bundle (CCOB): not supported";
+    return false;
+  }
+  if (std::memcmp(B, "__CLANG_OFFLOAD_BUNDLE__", 24) != 0) {
+    Err = "not a clang offload bundle";
+    return false;
+  }
+  std::vector<std::string> Dev = splitColons(Device);
+  uint64_t N = rd<uint64_t>(B + 24);
+  const uint8_t *P = B + 32;
+  size_t Best = 0;
+  uint64_t BestOff = 0, BestSize = 0;
+  for (uint64_t I = 0; I < N; ++I) {
+    uint64_t Off = rd<uint64_t>(P), Size = rd<uint64_t>(P + 8),
+             Len = rd<uint64_t>(P + 16);
+    if (I >= 4096 || Len > 4096) {
+      Err = "malformed offload bundle";
+      return false;
+    }
+    std::string Id(reinterpret_cast<const char *>(P + 24), Len);
+    P += 24 + Len;
+    size_t At = Id.find("amdgcn-amd-amdhsa--");
+    if (At == std::string::npos || Id.compare(0, 3, "hip") != 0 || !Size)
+      continue;
+    std::vector<std::string> E = splitColons(Id.substr(At + 19));
+    bool Fits = E[0] == Dev[0];
+    for (size_t K = 1; Fits && K < E.size(); ++K)
+      Fits = std::find(Dev.begin() + 1, Dev.end(), E[K]) != Dev.end();
+    if (Fits && E.size() > Best) {
+      Best = E.size();
+      BestOff = Off;
+      BestSize = Size;
+    }
+  }
+  if (!Best) {
+    Err = "the bundle has no code object for " + Device;
+    return false;
+  }
+  Image.assign(B + BestOff, B + BestOff + BestSize);
   return true;
 }
 

@@ -50,6 +50,16 @@ size_t elfImageSize(const uint8_t *Image);
 bool readCodeObject(const uint8_t *Image, size_t Size, CodeObjectInfo &Out,
                     std::string &Err);
 
+/// The code object for device Device (a target id, "gfx942:sramecc+:xnack-")
+/// in a clang offload bundle ("__CLANG_OFFLOAD_BUNDLE__", u64 entry count,
+/// per entry u64 offset from the bundle start, u64 size, u64 id length, id
+/// "hipv4-amdgcn-amd-amdhsa--gfx942:xnack-"): the entry of the same
+/// processor whose every feature the device has, the most specific one.
+/// False with Err when there is none, the bundle is compressed (CCOB) or
+/// malformed.
+bool codeObjectFromBundle(const uint8_t *Bundle, const std::string &Device,
+                          std::vector<uint8_t> &Image, std::string &Err);
+
 /// The explicit-argument part of the kernarg segment from HIP's
 /// kernelParams (one pointer per explicit argument, metadata order).
 std::vector<uint8_t> packKernelParams(const KernelLayout &K, void **Params);

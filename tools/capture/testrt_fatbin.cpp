@@ -91,82 +91,17 @@ hipError_t record(hipError_t E) {
   return E;
 }
 
-template <typename T> T rd(const uint8_t *P) {
-  T V;
-  std::memcpy(&V, P, sizeof V);
-  return V;
-}
-
-/// Whether a bundle entry id (hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-) runs
-/// on our device <proc>:sramecc+:xnack-, and how well: 0 no, else the
-/// number of matching features + 1 (an exact id is preferred).
-unsigned entryScore(const std::string &Id, const std::string &Proc) {
-  size_t P = Id.find("amdgcn-amd-amdhsa--");
-  if (P == std::string::npos || Id.compare(0, 3, "hip") != 0)
-    return 0;
-  std::string Tid = Id.substr(P + 19);
-  size_t Colon = Tid.find(':');
-  if (Tid.substr(0, Colon) != Proc)
-    return 0;
-  unsigned Score = 1;
-  while (Colon != std::string::npos) {
-    size_t Next = Tid.find(':', Colon + 1);
-    std::string F =
-        Tid.substr(Colon + 1, Next == std::string::npos ? std::string::npos
-                                                        : Next - Colon - 1);
-    if (F == "xnack+" || F == "sramecc-")
-      return 0;
-    ++Score;
-    Colon = Next;
-  }
-  return Score;
-}
-
-/// Picks and copies the code object for our device out of an offload
-/// bundle: "__CLANG_OFFLOAD_BUNDLE__", u64 entry count, then per entry u64
-/// offset (from the bundle start), u64 size, u64 id length, id.
+/// Picks and copies the code object for our device out of the bundle.
 void load(FatBinary &FB) {
   FB.Loaded = true;
-  const uint8_t *B = FB.Bundle;
-  if (!B) {
+  if (!FB.Bundle) {
     FB.Error = "no bundle";
     return;
   }
-  if (std::memcmp(B, "CCOB", 4) == 0) {
-    FB.Error = "compressed offload bundle (CCOB): not supported by the test "
-               "runtime";
-    return;
-  }
-  if (std::memcmp(B, "__CLANG_OFFLOAD_BUNDLE__", 24) != 0) {
-    FB.Error = "not a clang offload bundle";
-    return;
-  }
-  uint64_t N = rd<uint64_t>(B + 24);
-  const uint8_t *P = B + 32;
-  std::string Proc = targetProcessor();
-  unsigned Best = 0;
-  uint64_t BestOff = 0, BestSize = 0;
-  for (uint64_t I = 0; I < N && I < 4096; ++I) {
-    uint64_t Off = rd<uint64_t>(P), Size = rd<uint64_t>(P + 8),
-             Len = rd<uint64_t>(P + 16);
-    if (Len > 4096) {
-      FB.Error = "malformed bundle entry";
-      return;
-    }
-    std::string Id(reinterpret_cast<const char *>(P + 24), Len);
-    P += 24 + Len;
-    if (unsigned S = entryScore(Id, Proc); S > Best && Size) {
-      Best = S;
-      BestOff = Off;
-      BestSize = Size;
-    }
-  }
-  if (!Best) {
-    FB.Error = "the bundle has no code object for " + Proc;
-    return;
-  }
-  FB.Image.assign(B + BestOff, B + BestOff + BestSize);
-  if (!lite::readCodeObject(FB.Image.data(), FB.Image.size(), FB.Info,
+  if (!lite::codeObjectFromBundle(FB.Bundle,
+                                  targetProcessor() + ":sramecc+:xnack-",
+                                  FB.Image, FB.Error) ||
+      !lite::readCodeObject(FB.Image.data(), FB.Image.size(), FB.Info,
                             FB.Error))
     FB.Image.clear();
 }

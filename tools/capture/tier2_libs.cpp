@@ -71,18 +71,24 @@ template <typename T> bool sym(void *Lib, const char *Name, T &Out) {
   return Out != nullptr;
 }
 
+/// The HIP entry points as the library itself binds them: from the global
+/// scope (Lib was opened RTLD_GLOBAL), so that an LD_PRELOAD interposer
+/// sees this program's allocations and launches too.
 bool loadHip(void *Lib, Hip &H) {
-  return sym(Lib, "hipMalloc", H.Malloc) && sym(Lib, "hipFree", H.Free) &&
-         sym(Lib, "hipMemcpy", H.Memcpy) &&
-         sym(Lib, "__hipRegisterFatBinary", H.RegisterFatBinary) &&
-         sym(Lib, "__hipRegisterFunction", H.RegisterFunction) &&
-         sym(Lib, "__hipPushCallConfiguration", H.PushCall) &&
-         sym(Lib, "__hipPopCallConfiguration", H.PopCall) &&
-         sym(Lib, "hipLaunchKernel", H.LaunchKernel);
+  void *G = RTLD_DEFAULT;
+  return Lib && sym(G, "hipMalloc", H.Malloc) && sym(G, "hipFree", H.Free) &&
+         sym(G, "hipMemcpy", H.Memcpy) &&
+         sym(G, "__hipRegisterFatBinary", H.RegisterFatBinary) &&
+         sym(G, "__hipRegisterFunction", H.RegisterFunction) &&
+         sym(G, "__hipPushCallConfiguration", H.PushCall) &&
+         sym(G, "__hipPopCallConfiguration", H.PopCall) &&
+         sym(G, "hipLaunchKernel", H.LaunchKernel);
 }
 
 void *open(const char *Path) {
-  void *L = dlopen(Path, RTLD_NOW | RTLD_LOCAL);
+  // RTLD_GLOBAL: an LD_PRELOAD interposer (libasmevo-capture.so) finds the
+  // HIP runtime, a dependency of the library, with dlsym(RTLD_NEXT).
+  void *L = dlopen(Path, RTLD_NOW | RTLD_GLOBAL);
   if (!L)
     std::fprintf(stderr, "asmevo-tier2-libs: cannot load %s: %s\n", Path,
                  dlerror());
