@@ -217,6 +217,9 @@ hipError_t capturedLaunch(const Module &M, const std::string &Kernel,
   C.Kernarg = std::move(Kernarg);
   if (C.Kernarg.size() < K.KernargSize)
     C.Kernarg.resize(K.KernargSize, 0);
+  // The runtime's kernarg buffers come in 16-byte units, which compiled
+  // code relies on (s_load_dwordx4 past .kernarg_segment_size).
+  C.Kernarg.resize((C.Kernarg.size() + 15) / 16 * 16, 0);
 
   Sync();
   unsigned N = 0;

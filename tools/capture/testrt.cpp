@@ -199,6 +199,10 @@ hipError_t launch(const std::vector<uint8_t> &Image, const std::string &Target,
   C.DynamicLds = Shared;
   C.KernargHasHidden = false;
   C.Kernarg = std::move(Kernarg);
+  // HIP's kernarg buffers come in 16-byte units: compilers merge the last
+  // argument loads into s_load_dwordx4 past .kernarg_segment_size (rocPRIM's
+  // sort_single_kernel: 44 bytes, a 16-byte load at 0x20).
+  C.Kernarg.resize((C.Kernarg.size() + 15) / 16 * 16, 0);
   unsigned N = 0;
   for (auto &[A, D] : Mem) {
     verify::CaptureRegion R;

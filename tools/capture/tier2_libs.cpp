@@ -115,7 +115,7 @@ std::vector<T> fromDevice(const Hip &H, const T *P, size_t N) {
 
 typedef void *Handle;
 typedef void *MatDescr;
-const int OperationNone = 111, IndexBaseZero = 0;
+const int OperationNone = 111, IndexBaseZero = 0, ActionNumeric = 1;
 
 /// A CSR matrix with small-integer values, so every float/double sum is
 /// exact whatever the order of the kernel's additions. Rows of MinLen..MaxLen
@@ -345,6 +345,102 @@ void coo(void *Lib, const Hip &H, Handle Hd, MatDescr D, const Csr &A,
     H.Free(P);
 }
 
+/// rocsparse_scsrmm: C = alpha A B + beta C with column-major B (k x n, ldb
+/// = k + 3) and C (m x n, ldc = m + 5); the padding rows must stay as
+/// they were.
+void csrmm(void *Lib, const Hip &H, Handle Hd, MatDescr D, const Csr &A,
+           Scalars C, int N) {
+  int (*F)(Handle, int, int, int, int, int, int, const float *, MatDescr,
+           const float *, const int *, const int *, const float *, int,
+           const float *, float *, int);
+  if (!sym(Lib, "rocsparse_scsrmm", F))
+    return fail("rocsparse_scsrmm");
+  int Ldb = A.N + 3, Ldc = A.M + 5;
+  std::vector<float> Val(A.Val.begin(), A.Val.end()), B(size_t(Ldb) * N),
+      Cm(size_t(Ldc) * N);
+  for (size_t I = 0; I < B.size(); ++I)
+    B[I] = float(int(I * 7 % 5) - 2);
+  for (size_t I = 0; I < Cm.size(); ++I)
+    Cm[I] = float(int(I % 3));
+  float *DVal = toDevice(H, Val), *DB = toDevice(H, B), *DC = toDevice(H, Cm);
+  int *DRow = toDevice(H, A.RowPtr), *DCol = toDevice(H, A.Col);
+  if (!DVal || !DB || !DC || !DRow || !DCol)
+    return fail("device buffers");
+  float Alpha = float(C.Alpha), Beta = float(C.Beta);
+  std::string What =
+      label("rocsparse_scsrmm", A, C, (" n " + std::to_string(N)).c_str());
+  if (int S = F(Hd, OperationNone, OperationNone, A.M, N, A.N, A.nnz(), &Alpha,
+                D, DVal, DRow, DCol, DB, Ldb, &Beta, DC, Ldc)) {
+    std::fprintf(stderr, "FAIL: %s returned status %d\n", What.c_str(), S);
+    ++Failures;
+  } else {
+    std::vector<double> Want(Cm.begin(), Cm.end());
+    for (int J = 0; J < N; ++J)
+      for (int R = 0; R < A.M; ++R) {
+        double Sum = 0;
+        for (int K = A.RowPtr[R]; K < A.RowPtr[R + 1]; ++K)
+          Sum += A.Val[K] * B[size_t(J) * Ldb + A.Col[K]];
+        Want[size_t(J) * Ldc + R] =
+            C.Alpha * Sum + C.Beta * Cm[size_t(J) * Ldc + R];
+      }
+    checkVector(What.c_str(), fromDevice(H, DC, Cm.size()), Want);
+  }
+  for (void *P :
+       {(void *)DVal, (void *)DB, (void *)DC, (void *)DRow, (void *)DCol})
+    H.Free(P);
+}
+
+/// rocsparse_csr2csc_buffer_size + rocsparse_scsr2csc (numeric): column
+/// pointers, row indices sorted within each column, values along.
+void csr2csc(void *Lib, const Hip &H, Handle Hd, const Csr &A) {
+  int (*Size)(Handle, int, int, int, const int *, const int *, int, size_t *);
+  int (*F)(Handle, int, int, int, const float *, const int *, const int *,
+           float *, int *, int *, int, int, void *);
+  if (!sym(Lib, "rocsparse_csr2csc_buffer_size", Size) ||
+      !sym(Lib, "rocsparse_scsr2csc", F))
+    return fail("rocsparse_scsr2csc");
+  std::vector<float> Val(A.Val.begin(), A.Val.end());
+  std::vector<int> ColPtr0(A.N + 1, -1), RowInd0(A.nnz(), -1);
+  float *DVal = toDevice(H, Val), *DCscVal = toDevice(H, Val);
+  int *DRow = toDevice(H, A.RowPtr), *DCol = toDevice(H, A.Col),
+      *DColPtr = toDevice(H, ColPtr0), *DRowInd = toDevice(H, RowInd0);
+  if (!DVal || !DCscVal || !DRow || !DCol || !DColPtr || !DRowInd)
+    return fail("device buffers");
+  std::string What = "rocsparse_scsr2csc (" + A.name() + ")";
+  size_t Bytes = 0;
+  void *Buf = nullptr;
+  if (Size(Hd, A.M, A.N, A.nnz(), DRow, DCol, ActionNumeric, &Bytes) ||
+      H.Malloc(&Buf, Bytes ? Bytes : 4))
+    return fail("rocsparse_csr2csc_buffer_size");
+  if (int S = F(Hd, A.M, A.N, A.nnz(), DVal, DRow, DCol, DCscVal, DRowInd,
+                DColPtr, ActionNumeric, IndexBaseZero, Buf)) {
+    std::fprintf(stderr, "FAIL: %s returned status %d\n", What.c_str(), S);
+    ++Failures;
+  } else {
+    std::vector<double> Ptr(A.N + 1, 0), Rows(A.nnz()), Vals(A.nnz());
+    for (int C : A.Col)
+      ++Ptr[C + 1];
+    for (int C = 0; C < A.N; ++C)
+      Ptr[C + 1] += Ptr[C];
+    std::vector<double> Next(Ptr.begin(), Ptr.end() - 1);
+    for (int R = 0; R < A.M; ++R)
+      for (int K = A.RowPtr[R]; K < A.RowPtr[R + 1]; ++K) {
+        size_t At = size_t(Next[A.Col[K]]++);
+        Rows[At] = R;
+        Vals[At] = A.Val[K];
+      }
+    checkVector((What + " column pointers").c_str(),
+                fromDevice(H, DColPtr, A.N + 1), Ptr);
+    checkVector((What + " row indices").c_str(),
+                fromDevice(H, DRowInd, A.nnz()), Rows);
+    checkVector((What + " values").c_str(), fromDevice(H, DCscVal, A.nnz()),
+                Vals);
+  }
+  for (void *P : {(void *)DVal, (void *)DCscVal, (void *)DRow, (void *)DCol,
+                  (void *)DColPtr, (void *)DRowInd, Buf})
+    H.Free(P);
+}
+
 void rocsparse(const char *Path) {
   void *Lib = open(Path);
   Hip H;
@@ -376,6 +472,8 @@ void rocsparse(const char *Path) {
                   "rocsparse_dcsrmv_analysis");
     ellmv(Lib, H, Hd, D, A, C);
     coo(Lib, H, Hd, D, A, C);
+    csrmm(Lib, H, Hd, D, A, C, 3 + int(I));
+    csr2csc(Lib, H, Hd, A);
   }
   DestroyDescr(D);
   DestroyHandle(Hd);
