@@ -3,6 +3,7 @@
 
     utils/tier2-real.py --build BUILD [--corpus CORPUS] [--work DIR]
                         [--per-kernel N] [--jobs N] [--timeout S]
+                        [--mode-timeout S]
                         [--report FILE] [--no-mutate]
 
 1. Unpacks Debian's hipcc-built ROCm libraries from CORPUS/debs (git-ignored,
@@ -89,7 +90,11 @@ def mutate(args, obj, kernel, caps, mode, out_path):
             cmd += ["--capture", c]
     if mode == "tier2":
         cmd.append("--no-tier1")
-    r = subprocess.run(["nice"] + cmd, capture_output=True, text=True)
+    try:
+        r = subprocess.run(["nice"] + cmd, capture_output=True, text=True,
+                           timeout=args.mode_timeout)
+    except subprocess.TimeoutExpired:
+        return {"error": f"timed out after {args.mode_timeout:.0f} s"}
     with open(out_path, "w") as f:
         f.write(r.stdout + r.stderr)
     m = RATE.search(r.stdout)
@@ -111,6 +116,9 @@ def main():
     ap.add_argument("--per-kernel", type=int, default=20)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--mode-timeout", type=float, default=900,
+                    help="seconds for one asmevo-mutate run (one kernel, "
+                    "one tier)")
     ap.add_argument("--report")
     ap.add_argument("--no-mutate", action="store_true")
     args = ap.parse_args()
@@ -173,6 +181,7 @@ def main():
                           []).append(c)
     lines = [f"{len(caps)} captures of {len(groups)} kernels"]
     totals = {m: [0, 0] for m in ("tier1", "tier2", "both")}
+    t1only = [0, 0, 0]
     for (obj, kernel, target), cs in ([] if args.no_mutate
                                       else groups.items()):
         short = kernel if len(kernel) < 90 else kernel[:87] + "..."
@@ -188,6 +197,12 @@ def main():
             for mode, r in row.items():
                 totals[mode][0] += r["killed"]
                 totals[mode][1] += r["mutants"]
+        elif "killed" in row["tier2"]:
+            # Tier 1 cannot run K0 (a fault on synthesized arguments...):
+            # only the captures can judge these kernels.
+            t1only[0] += 1
+            t1only[1] += row["tier2"]["killed"]
+            t1only[2] += row["tier2"]["mutants"]
 
         def cell(r):
             if "error" in r:
@@ -205,6 +220,9 @@ def main():
         if n:
             lines.append(f"total {mode}: {k}/{n} killed "
                          f"({100.0 * k / n:.1f} % of all mutants)")
+    if t1only[0]:
+        lines.append(f"kernels only tier 2 could run: {t1only[0]}, "
+                     f"{t1only[1]}/{t1only[2]} mutants killed by tier 2")
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     if args.report:
