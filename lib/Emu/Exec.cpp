@@ -755,6 +755,10 @@ static Expected<DispatchPlan> plan(Program &Prog, const KernelInfo &K,
   uint64_t KSize = KD.KernargSize;
   if (K.Meta)
     KSize = std::max<uint64_t>(KSize, K.Meta->KernargSegmentSize);
+  // The runtime's kernarg buffers come in 16-byte units and LLVM relies on
+  // it: the segment pointer is 16-byte aligned and 3 dwords are loaded with
+  // s_load_dwordx4 (no x3 on gfx9), reading past a 20-byte segment's end.
+  KSize = (KSize + 15) & ~uint64_t(15);
   if (P.Kernarg.size() < KSize)
     P.Kernarg.resize(KSize, 0);
   P.KernargAddr = Emulator::KernargBase;
