@@ -98,10 +98,11 @@ struct Tier1Options {
   /// argument (not for .is_restrict arguments); off: --assume-noalias.
   bool Aliasing = true;
   unsigned MaxAliasing = 4; // aliasing inputs at most
-  /// Six extra inputs after those: structured (index-like buffers chosen
-  /// by K0's reach, small unequal counts) on two shapes, large integers,
-  /// f32 denormals, zero data scalars with 0/1 buffers, data scalars 1..4
-  /// with buffers of 0..3.
+  /// Extra inputs after those (docs/verification.md): structured
+  /// (index-like buffers chosen by K0's reach, small unequal counts) on two
+  /// shapes, large integers, division extremes, thresholds, f32 denormals,
+  /// zero data scalars, data scalars 1..4, counts 0, interleaved waves,
+  /// 2-D blocks; each costs K0 at most twice the median seeded input.
   bool Extra = true;
 };
 
