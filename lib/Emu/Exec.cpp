@@ -845,7 +845,8 @@ static void initWave(Wave &W, const DispatchPlan &P, Workgroup &WG,
   std::fill(std::begin(W.S), std::end(W.S), 0u);
   // Pending ranges refer to the previous workgroup's scoreboard.
   W.Dma.clear();
-  W.PendLds.clear();
+  W.PendLdsRead.clear();
+  W.PendLdsWrite.clear();
   W.GAcc.clear();
   W.L1InvEpoch = 0;
   W.SDirty.clear();

@@ -259,7 +259,9 @@ struct Wave {
     uint32_t Lo, Hi, Id, Gen;
     bool Write, Atomic;
   };
-  std::vector<PendingLds> PendLds;
+  // Reads and writes (atomics included) apart: a read conflicts only with
+  // writes, so it need not scan the other waves' pending reads.
+  std::vector<PendingLds> PendLdsRead, PendLdsWrite;
 
   // Global memory accesses of the executing instruction, recorded when the
   // workgroup has several waves (StoreRace.cpp).

@@ -173,13 +173,12 @@ bool ldsPendingCheck(Wave &W, const Inst &I, uint32_t Off, unsigned Len,
                      bool Write, bool IsAtomic, unsigned Lane) {
   Workgroup &WG = *W.WG;
   uint32_t Hi = Off + Len;
-  for (Wave *O : WG.Waves) {
-    if (O == &W || O->PendLds.empty())
-      continue;
-    auto &V = O->PendLds;
+  // A read conflicts only with writes: the other waves' pending reads are
+  // scanned (and purged) only for a write.
+  auto Conflicts = [&](Wave &O, std::vector<Wave::PendingLds> &V) {
     V.erase(std::remove_if(V.begin(), V.end(),
                            [&](const Wave::PendingLds &R) {
-                             return R.Id != ~0u && !pendingLive(*O, R);
+                             return R.Id != ~0u && !pendingLive(O, R);
                            }),
             V.end());
     for (const Wave::PendingLds &R : V) {
@@ -191,14 +190,23 @@ bool ldsPendingCheck(Wave &W, const Inst &I, uint32_t Off, unsigned Len,
                      "wave while the {3} at pc {4:x} of wave {5} is still in "
                      "flight (no s_waitcnt lgkmcnt before the s_barrier)",
                      std::max(Off, R.Lo), Lane, Write ? "write" : "read",
-                     R.Write ? "write" : "read", O->SB.Ops[R.Id].PC, O->Id)
+                     R.Write ? "write" : "read", O.SB.Ops[R.Id].PC, O.Id)
                  .str());
-      return false;
+      return true;
     }
+    return false;
+  };
+  for (Wave *O : WG.Waves) {
+    if (O == &W)
+      continue;
+    if (!O->PendLdsWrite.empty() && Conflicts(*O, O->PendLdsWrite))
+      return false;
+    if (Write && !O->PendLdsRead.empty() && Conflicts(*O, O->PendLdsRead))
+      return false;
   }
-  auto &V = W.PendLds;
-  if (!V.empty() && V.back().Id == ~0u && V.back().Write == Write &&
-      V.back().Atomic == IsAtomic && Off <= V.back().Hi && Hi >= V.back().Lo) {
+  auto &V = Write ? W.PendLdsWrite : W.PendLdsRead;
+  if (!V.empty() && V.back().Id == ~0u && V.back().Atomic == IsAtomic &&
+      Off <= V.back().Hi && Hi >= V.back().Lo) {
     V.back().Lo = std::min(V.back().Lo, Off);
     V.back().Hi = std::max(V.back().Hi, Hi);
   } else {
@@ -1077,22 +1085,23 @@ void registerMem(OpTable &T) {
 }
 
 void attachPendingLds(Wave &W) {
-  if (W.PendLds.empty())
-    return;
   uint32_t Id = W.SB.LastId;
-  auto &V = W.PendLds;
-  V.erase(std::remove_if(V.begin(), V.end(),
-                         [&](Wave::PendingLds &R) {
-                           if (R.Id == ~0u) {
-                             if (Id == ~0u)
-                               return true; // the op completed at issue
-                             R.Id = Id;
-                             R.Gen = W.SB.Ops[Id].Gen;
-                             return false;
-                           }
-                           return !pendingLive(W, R);
-                         }),
-          V.end());
+  for (auto *V : {&W.PendLdsRead, &W.PendLdsWrite}) {
+    if (V->empty())
+      continue;
+    V->erase(std::remove_if(V->begin(), V->end(),
+                            [&](Wave::PendingLds &R) {
+                              if (R.Id == ~0u) {
+                                if (Id == ~0u)
+                                  return true; // the op completed at issue
+                                R.Id = Id;
+                                R.Gen = W.SB.Ops[Id].Gen;
+                                return false;
+                              }
+                              return !pendingLive(W, R);
+                            }),
+             V->end());
+  }
 }
 
 } // namespace emu
