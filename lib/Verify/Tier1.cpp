@@ -819,6 +819,31 @@ std::string overlap(const TestInput &In) {
   return "";
 }
 
+/// Finishes an input K0 ran cleanly on (\p R): its footprints, K0's cost and
+/// the regions of its image. Returns why it cannot be used (two of its
+/// regions overlap), or "".
+std::string finishInput(TestInput &In, const DiscoveryResult &R,
+                        ArrayRef<ArenaFill> Arenas, uint64_t Guard) {
+  In.Footprints = R.FP;
+  In.K0WaveInstructions = R.RR.WaveInstructions;
+  buildRegions(In, Arenas, Guard);
+  return overlap(In);
+}
+
+/// finishInput, then \p In is appended to \p Inputs or dropped with a note.
+bool acceptInput(TestInput &In, const DiscoveryResult &R,
+                 ArrayRef<ArenaFill> Arenas, uint64_t Guard,
+                 std::vector<TestInput> &Inputs, unsigned &Dropped,
+                 std::vector<std::string> &Notes) {
+  if (std::string Why = finishInput(In, R, Arenas, Guard); !Why.empty()) {
+    ++Dropped;
+    Notes.push_back("dropped " + In.Name + ": K0 " + Why);
+    return false;
+  }
+  Inputs.push_back(std::move(In));
+  return true;
+}
+
 } // namespace
 
 uint64_t Footprint::bytes() const {
@@ -1239,10 +1264,8 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
                       .str());
               continue;
             }
-            In.Footprints = R.FP;
-            In.K0WaveInstructions = R.RR.WaveInstructions;
-            buildRegions(In, A, O.GuardBytes);
-            if (std::string Why = overlap(In); !Why.empty()) {
+            if (std::string Why = finishInput(In, R, A, O.GuardBytes);
+                !Why.empty()) {
               Notes.push_back("no aliasing input " + In.Name + ": K0 " + Why);
               continue;
             }
@@ -1324,16 +1347,8 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
                             .str());
         continue;
       }
-      In.Footprints = R.FP;
-      In.K0WaveInstructions = R.RR.WaveInstructions;
-      buildRegions(In, A, O.GuardBytes);
-      if (std::string Why = overlap(In); !Why.empty()) {
-        ++Dropped;
-        Notes.push_back("dropped " + In.Name + ": K0 " + Why);
-        continue;
-      }
-      Inputs.push_back(std::move(In));
-      InputData.push_back({P, SeedV});
+      if (acceptInput(In, R, A, O.GuardBytes, Inputs, Dropped, Notes))
+        InputData.push_back({P, SeedV});
     }
   }
   if (O.Aliasing && !Inputs.empty())
@@ -1496,15 +1511,7 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
                   .str());
           return;
         }
-        In.Footprints = R.FP;
-        In.K0WaveInstructions = R.RR.WaveInstructions;
-        buildRegions(In, A, O.GuardBytes);
-        if (std::string Why = overlap(In); !Why.empty()) {
-          ++Dropped;
-          Notes.push_back("dropped " + In.Name + ": K0 " + Why);
-          return;
-        }
-        Inputs.push_back(std::move(In));
+        acceptInput(In, R, A, O.GuardBytes, Inputs, Dropped, Notes);
         return;
       }
     };
