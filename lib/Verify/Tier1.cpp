@@ -1135,7 +1135,17 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
         StringRef(RR.Message).substr(P + 10).take_while(llvm::isHexDigit)
             .getAsInteger(16, A))
       return false;
-    return A < ArenaStart || A >= arenaBase(1024);
+    // Wild: outside every arena of a pointer argument (or its pointees).
+    // An address in the arena span of no argument is wild too: a random
+    // row pitch times a row index lands there (rocBLAS's lda).
+    if (A < ArenaStart)
+      return true;
+    uint64_t Arena = (A - ArenaStart) / ArenaSpan;
+    for (const PtrArg &Ptr : Model.Ptrs)
+      if (Arena == Ptr.Arg ||
+          (PtrArrays.count(Ptr.Arg) && A - pointeeBase(Ptr.Arg) < ArenaSpan))
+        return false;
+    return true;
   };
   if (!BaseOk && wildFault(BaseRun.RR)) {
     std::fill(Base.begin(), Base.end(), countOf(Probe, 0));
@@ -1471,7 +1481,8 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       for (size_t I = 0; I < V.size(); ++I)
         if (!Model.Slots[I].Control)
           SmallV[I] = V[I];
-      for (unsigned Try = 0;; ++Try) {
+      bool Shrunk = false, MadeSmall = false;
+      for (;;) {
         TestInput In;
         In.From = TestInput::Synthesized;
         std::string Scalars;
@@ -1483,6 +1494,8 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
                           Inputs.size() + Dropped, S.str(), What, SeedV,
                           Scalars.empty() ? "" : "; scalars", Scalars)
                       .str();
+        if (MadeSmall)
+          In.Name += " (data scalars made small: the others made K0 fault)";
         In.Image.Kernel = K.Name;
         In.Image.Launch = makeDispatch(S, V, Padding);
         In.PoisonSeed = poisonFor(SeedV);
@@ -1492,9 +1505,27 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
                                      In.PoisonSeed, false, Interleave);
         bool OverCap = R.RR.Kind == emu::ErrorKind::Budget ||
                        (R.RR.ok() && R.RR.WaveInstructions > ExtraCap);
-        if (OverCap && Shrink && Try == 0 && SmallV != V) {
+        if (OverCap && Shrink && !Shrunk && SmallV != V) {
           V = SmallV;
+          Shrunk = true;
           continue;
+        }
+        // A wild address from data scalars used as a row pitch or an
+        // offset (rocBLAS's lda): as for the seeded inputs, once more with
+        // small data scalars; the counts, layouts and schedule are kept.
+        if (!R.RR.ok() && wildFault(R.RR) && !MadeSmall) {
+          MadeSmall = true;
+          bool Changed = false;
+          for (size_t I = 0; I < V.size(); ++I) {
+            if (Model.Slots[I].Control)
+              continue;
+            uint64_t W =
+                fillWord(Pattern::SmallInts, SeedV, 0x5ca1a7 + I, 0) & 31;
+            Changed |= W != V[I];
+            V[I] = SmallV[I] = W;
+          }
+          if (Changed)
+            continue;
         }
         if (!R.RR.ok() || R.Overflow || OverCap) {
           ++Dropped;
