@@ -887,53 +887,154 @@ VOP(v_cvt_i32_f64, 1, 64, 0, 0, 32, 1, 0, -1, false, false,
 VOP(v_cvt_u32_f64, 1, 64, 0, 0, 32, 1, 0, -1, false, false,
     return cvtU32(Dd(a));)
 
-// Division helpers. The scaling paths of v_div_scale (extreme exponents,
-// denormals) are refused; div_fixup implements the IEEE special cases.
-VOP(v_div_scale_f32, 3, 32, 32, 32, 32, 7, 32, -1, true, false, {
-  float s0 = F(a), den = F(b), num = F(c);
-  x.Cout = false;
-  if (num == 0.0f || den == 0.0f || !std::isfinite(num) || !std::isfinite(den))
-    return a;
-  int en, ed;
-  std::frexp(num, &en);
-  std::frexp(den, &ed);
-  float q = num / den;
-  if (!std::isnormal(den) || std::fabs(den) >= 0x1p125f ||
-      std::fabs(num) < 0x1p-103f || en - ed >= 96 || !std::isnormal(q) ||
-      std::fabs(q) < 0x1p-125f) {
-    x.Err = "v_div_scale_f32 operands need scaling (not modelled)";
-    return a;
+// Division helpers: v_div_scale, v_div_fmas and v_div_fixup as the AMD
+// CDNA3/CDNA4 ISA pseudo-code defines them, with three corrections or
+// refusals where the pseudo-code cannot be what the hardware does (a
+// correctly rounded quotient of LLVM's fdiv expansion needs otherwise):
+// - v_div_fmas scales by 2^32 (2^64) in the PDF, which undoes neither of
+//   v_div_scale's 2^64 (2^128) scalings. The scale must be 2^+-64 (2^+-128):
+//   up when v_div_scale scaled the denominator (the scaled quotient is then
+//   at least 2^31 (2^639)), down when it scaled the numerator of a
+//   subnormal quotient (then below 2^-62 (2^-894)). The direction is taken
+//   from S2 (the quotient estimate) outside a wide window around 1 and
+//   refused inside it, where no LLVM expansion puts it.
+// - f32: the pseudo-code's "1.0 / 64'F(S1) == DENORM.f64" never holds, so
+//   a denominator above 2^126 would reach v_rcp_f32 (which flushes
+//   subnormal results) unscaled: refused.
+// - f64: the branch "1/S1 and S2/S1 subnormal" scales an already huge
+//   denominator up by 2^128 (to infinity): refused.
+// v_div_fmas's downscaled result may be subnormal: whether the scale is
+// applied before or after the FMA's rounding is not documented; refused
+// when the two roundings differ.
+bool subnormal32(float X) { return std::fpclassify(X) == FP_SUBNORMAL; }
+bool subnormal64(double X) { return std::fpclassify(X) == FP_SUBNORMAL; }
+
+uint32_t divScale32(uint32_t A, uint32_t B, uint32_t C, LaneCtx &X) {
+  float S0 = asF(A), Den = asF(B), Num = asF(C);
+  X.Cout = false;
+  if (Num == 0.0f || Den == 0.0f)
+    return 0xffc00000u; // NAN.f32: AMD's generated NaN (div_fixup's 0/0)
+  int EN = (C >> 23) & 0xff, ED = (B >> 23) & 0xff;
+  if (EN - ED >= 96) { // N/D near the largest float
+    X.Cout = true;
+    return S0 == Den ? asU(std::ldexp(S0, 64)) : A;
   }
-  (void)s0;
-  return a;
-})
-VOP(v_div_scale_f64, 3, 64, 64, 64, 64, 7, 64, -1, true, false, {
-  double num = Dd(c), den = Dd(b);
-  x.Cout = false;
-  if (num == 0.0 || den == 0.0 || !std::isfinite(num) || !std::isfinite(den))
-    return a;
-  int en, ed;
-  std::frexp(num, &en);
-  std::frexp(den, &ed);
-  double q = num / den;
-  if (!std::isnormal(den) || std::fabs(den) >= 0x1p1021 ||
-      std::fabs(num) < 0x1p-968 || en - ed >= 768 || !std::isnormal(q) ||
-      std::fabs(q) < 0x1p-1021) {
-    x.Err = "v_div_scale_f64 operands need scaling (not modelled)";
-    return a;
+  if (subnormal32(Den))
+    return asU(std::ldexp(S0, 64));
+  if (std::isfinite(Den) && std::fabs(Den) > 0x1p126f) {
+    X.Err = "v_div_scale_f32 with a denominator above 2^126 (its reciprocal "
+            "is subnormal; the documented scaling does not cover it)";
+    return A;
   }
-  return a;
-})
-VOP(v_div_fmas_f32, 3, 32, 32, 32, 32, 7, 32, 3, false, false, {
-  if (x.Cin)
-    x.Err = "v_div_fmas_f32 with VCC set (scaled division) is not modelled";
-  return U(std::fma(F(a), F(b), F(c)));
-})
-VOP(v_div_fmas_f64, 3, 64, 64, 64, 64, 7, 64, 3, false, false, {
-  if (x.Cin)
-    x.Err = "v_div_fmas_f64 with VCC set (scaled division) is not modelled";
-  return U(std::fma(Dd(a), Dd(b), Dd(c)));
-})
+  if (subnormal32(Num / Den)) {
+    X.Cout = true;
+    return S0 == Num ? asU(std::ldexp(S0, 64)) : A;
+  }
+  if (EN <= 23) // tiny numerator
+    return asU(std::ldexp(S0, 64));
+  return A;
+}
+
+uint64_t divScale64(uint64_t A, uint64_t B, uint64_t C, LaneCtx &X) {
+  double S0 = asD(A), Den = asD(B), Num = asD(C);
+  X.Cout = false;
+  if (Num == 0.0 || Den == 0.0)
+    return 0xfff8000000000000ull; // NAN.f64, as div_fixup's 0/0
+  int EN = int(C >> 52) & 0x7ff, ED = int(B >> 52) & 0x7ff;
+  if (EN - ED >= 768) {
+    X.Cout = true;
+    return S0 == Den ? asU64(std::ldexp(S0, 128)) : A;
+  }
+  if (subnormal64(Den))
+    return asU64(std::ldexp(S0, 128));
+  bool RcpSub = subnormal64(1.0 / Den), QSub = subnormal64(Num / Den);
+  if (RcpSub && QSub) {
+    X.Err = "v_div_scale_f64 with a subnormal reciprocal and quotient (the "
+            "documented scaling overflows the denominator)";
+    return A;
+  }
+  if (RcpSub)
+    return asU64(std::ldexp(S0, -128));
+  if (QSub) {
+    X.Cout = true;
+    return S0 == Num ? asU64(std::ldexp(S0, 128)) : A;
+  }
+  if (EN <= 53)
+    return asU64(std::ldexp(S0, 128));
+  return A;
+}
+
+uint32_t divFmas32(uint32_t A, uint32_t B, uint32_t C, LaneCtx &X) {
+  float P = asF(A), Q = asF(B), S2 = asF(C);
+  float R = std::fma(P, Q, S2);
+  if (!X.Cin)
+    return asU(R);
+  float M = std::fabs(S2);
+  bool Up = !(M < 0x1p16f), Down = M < 0x1p-40f;
+  if (!Up && !Down) {
+    X.Err = "v_div_fmas_f32 with VCC set and a quotient estimate near 1 "
+            "(scale direction not documented)";
+    return asU(R);
+  }
+  if (Up || !std::isfinite(R) || R == 0.0f)
+    return asU(Up ? std::ldexp(R, 64) : R);
+  // Down: R * 2^-64 may be subnormal. The exact A*B+C is Hi + Lo (the
+  // product is exact in double, TwoSum gives the addition's error).
+  double Pr = double(P) * double(Q), Hi = Pr + double(S2);
+  double Bv = Hi - Pr, Lo = (Pr - (Hi - Bv)) + (double(S2) - Bv);
+  double Hs = std::ldexp(Hi, -64), Ls = std::ldexp(Lo, -64);
+  float Once = float(Hs); // round to nearest of Hi alone ...
+  if (Ls != 0.0 && double(Once) != Hs) {
+    // ... differs from Hi + Lo only when Hi is a midpoint.
+    float Other =
+        std::nextafter(Once, Hs > double(Once) ? INFINITY : -INFINITY);
+    if (std::fabs(Hs - double(Once)) == std::fabs(double(Other) - Hs))
+      Once = (Ls > 0) == (double(Other) > double(Once)) ? Other : Once;
+  }
+  float Twice = float(std::ldexp(double(R), -64));
+  if (asU(Once) != asU(Twice))
+    X.Err = "v_div_fmas_f32 subnormal result whose rounding depends on "
+            "whether the 2^-64 scale is fused (not documented)";
+  return asU(Once);
+}
+
+uint64_t divFmas64(uint64_t A, uint64_t B, uint64_t C, LaneCtx &X) {
+  double P = asD(A), Q = asD(B), S2 = asD(C);
+  double R = std::fma(P, Q, S2);
+  if (!X.Cin)
+    return asU64(R);
+  double M = std::fabs(S2);
+  bool Up = !(M < 0x1p500), Down = M < 0x1p-800;
+  if (!Up && !Down) {
+    X.Err = "v_div_fmas_f64 with VCC set and a quotient estimate near 1 "
+            "(scale direction not documented)";
+    return asU64(R);
+  }
+  if (Up || !std::isfinite(R) || R == 0.0)
+    return asU64(Up ? std::ldexp(R, 128) : R);
+  double D = std::ldexp(R, -128); // rounds once, from the rounded FMA
+  // It differs from one rounding of the exact A*B+C only when R lies on a
+  // midpoint of the subnormal grid and the FMA was inexact.
+  double Back = std::ldexp(D, 128);
+  if (Back != R && std::fabs(R - Back) == std::ldexp(1.0, -1074 + 128 - 1)) {
+    double Ph = P * Q, Pl = std::fma(P, Q, -Ph);
+    double Hi = Ph + S2, Bv = Hi - Ph;
+    double Lo = (Ph - (Hi - Bv)) + (S2 - Bv);
+    if (Pl != 0.0 || Lo != 0.0 || Hi != R)
+      X.Err = "v_div_fmas_f64 subnormal result on a rounding midpoint "
+              "(whether the 2^-128 scale is fused is not documented)";
+  }
+  return asU64(D);
+}
+
+VOP(v_div_scale_f32, 3, 32, 32, 32, 32, 7, 32, -1, true, false,
+    return divScale32(uint32_t(a), uint32_t(b), uint32_t(c), x);)
+VOP(v_div_scale_f64, 3, 64, 64, 64, 64, 7, 64, -1, true, false,
+    return divScale64(a, b, c, x);)
+VOP(v_div_fmas_f32, 3, 32, 32, 32, 32, 7, 32, 3, false, false,
+    return divFmas32(uint32_t(a), uint32_t(b), uint32_t(c), x);)
+VOP(v_div_fmas_f64, 3, 64, 64, 64, 64, 7, 64, 3, false, false,
+    return divFmas64(a, b, c, x);)
 VOP(v_div_fixup_f32, 3, 32, 32, 32, 32, 7, 32, -1, false, false, {
   float q = F(a), den = F(b), num = F(c);
   bool sgn = std::signbit(den) != std::signbit(num);
@@ -949,8 +1050,11 @@ VOP(v_div_fixup_f32, 3, 32, 32, 32, 32, 7, 32, -1, false, false, {
     return U(sgn ? -INFINITY : INFINITY);
   if (std::isinf(den) || num == 0.0f)
     return U(sgn ? -0.0f : 0.0f);
-  if (q != q || std::isinf(q))
-    x.Err = "v_div_fixup_f32 overflow/NaN quotient path is not modelled";
+  // UNDERFLOW_F32: the quotient is below 2^-150 and rounds to zero.
+  if (int(c >> 23 & 0xff) - int(b >> 23 & 0xff) < -150)
+    return U(sgn ? -0.0f : 0.0f);
+  if (q != q)
+    x.Err = "v_div_fixup_f32 with a NaN quotient is not modelled";
   return U(sgn ? -std::fabs(q) : std::fabs(q));
 })
 VOP(v_div_fixup_f64, 3, 64, 64, 64, 64, 7, 64, -1, false, false, {
@@ -968,8 +1072,11 @@ VOP(v_div_fixup_f64, 3, 64, 64, 64, 64, 7, 64, -1, false, false, {
     return U(sgn ? -double(INFINITY) : double(INFINITY));
   if (std::isinf(den) || num == 0.0)
     return U(sgn ? -0.0 : 0.0);
-  if (q != q || std::isinf(q))
-    x.Err = "v_div_fixup_f64 overflow/NaN quotient path is not modelled";
+  // UNDERFLOW_F64: the quotient is below 2^-1075 and rounds to zero.
+  if (int(c >> 52 & 0x7ff) - int(b >> 52 & 0x7ff) < -1075)
+    return U(sgn ? -0.0 : 0.0);
+  if (q != q)
+    x.Err = "v_div_fixup_f64 with a NaN quotient is not modelled";
   return U(sgn ? -std::fabs(q) : std::fabs(q));
 })
 
