@@ -971,6 +971,12 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
   // clear, and their low dword is 0: a candidate that drops the low half of
   // a 64-bit pointer add is caught only with a non-zero one).
   uint64_t PointerShift = 0;
+  // Argument I gets I * 8 KiB more, so no two pointers have the same
+  // low dword (a candidate that takes one pointer's low dword with another's
+  // high dword is caught).
+  auto shiftOf = [&](unsigned Arg) -> uint64_t {
+    return PointerShift ? PointerShift + (uint64_t(Arg) << 13) : 0;
+  };
   auto makeDispatch = [&](const Shape &S, ArrayRef<uint64_t> SlotValues,
                           bool Padding = false) {
     emu::Dispatch D;
@@ -990,7 +996,8 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
     };
     for (const PtrArg &P : Model.Ptrs)
       put(P.Offset,
-          arenaPointer(P.Arg) + (PtrArrays.count(P.Arg) ? 0 : PointerShift), 8);
+          arenaPointer(P.Arg) + (PtrArrays.count(P.Arg) ? 0 : shiftOf(P.Arg)),
+          8);
     if (!Model.Lds.empty()) {
       uint64_t Per = D.DynamicLds / Model.Lds.size() / 16 * 16;
       for (size_t I = 0; I < Model.Lds.size(); ++I) {
@@ -1023,7 +1030,7 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       ArenaFill F{Ptr.Arg, arenaBase(Ptr.Arg), arenaPointer(Ptr.Arg), P, Seed,
                   Ptr.Arg, Consts};
       if (!PtrArrays.count(Ptr.Arg))
-        F.Pointer += PointerShift;
+        F.Pointer += shiftOf(Ptr.Arg);
       if (PtrArrays.count(Ptr.Arg)) {
         uint64_t PB = pointeeBase(Ptr.Arg);
         F.PointeeMid = PB + ArenaPointerOffset;
@@ -1081,14 +1088,34 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
   std::vector<uint64_t> Base(Model.Slots.size(), countOf(Probe, 0));
   DiscoveryResult BaseRun;
   bool BaseOk = false;
-  for (uint64_t V : {countOf(Probe, 0), uint64_t(1), uint64_t(0)}) {
-    std::fill(Base.begin(), Base.end(), V);
-    BaseRun = discover(Emu, K, makeDispatch(Probe, Base),
-                       arenas(Pattern::Floats32, 1), O, false, poisonFor(1));
-    if (BaseRun.RR.ok() && !BaseRun.Overflow) {
-      BaseOk = true;
-      break;
+  auto probeBase = [&]() {
+    for (uint64_t V : {countOf(Probe, 0), uint64_t(1), uint64_t(0)}) {
+      std::fill(Base.begin(), Base.end(), V);
+      BaseRun = discover(Emu, K, makeDispatch(Probe, Base),
+                         arenas(Pattern::Floats32, 1), O, false, poisonFor(1));
+      if (BaseRun.RR.ok() && !BaseRun.Overflow) {
+        BaseOk = true;
+        return;
+      }
     }
+  };
+  probeBase();
+  // LLVM enables the workgroup id x SGPR in every kernel descriptor, so
+  // whether a kernel reads it shows only in a run: one whose workgroups
+  // all do the same work (rocSPARSE's second reduction passes over a
+  // workspace, one block by design) races between them on every shape
+  // with more than one workgroup along x. When the probe shape races and
+  // one workgroup along x does not, every shape gets one.
+  if (!BaseOk && BaseRun.RR.Kind == emu::ErrorKind::Race && Probe.Grid[0] > 1) {
+    std::vector<Shape> Saved = Shapes;
+    for (Shape &Sh : Shapes)
+      Sh.Grid[0] = 1;
+    probeBase();
+    if (BaseOk)
+      Notes.push_back("one workgroup along x: K0's workgroups race with each "
+                      "other (it does not read the workgroup id x)");
+    else
+      Shapes = Saved;
   }
   // Arrays of pointers (T** arguments): when K0 faults at an address in no
   // arena, make every pointer argument an array of pointers into its own

@@ -14,3 +14,25 @@ set_matrix_pitch(long m, long n, int unused0, float *a, long lda, long stride,
   if (x < m && y < n)
     a[offset + blockIdx.z * stride + y * lda + x] = 0.0f;
 }
+
+// rocSPARSE's dotci_kernel_part2: the second pass of a reduction, one
+// block by design: it reads no workgroup id (LLVM's descriptor enables the
+// SGPR anyway), so its workgroups would all race on the same result. The
+// result goes to `result` when given, else to the workspace.
+extern "C" __global__ void __launch_bounds__(256)
+    sum_part2(float *workspace, float *result) {
+  __shared__ float buf[256];
+  unsigned t = threadIdx.x;
+  buf[t] = workspace[t];
+  __syncthreads();
+#pragma unroll
+  for (unsigned s = 128; s > 0; s >>= 1) {
+    if (t < s)
+      buf[t] += buf[t + s];
+    __syncthreads();
+  }
+  if (t == 0) {
+    float *dst = result ? result : workspace;
+    dst[0] = buf[0];
+  }
+}
