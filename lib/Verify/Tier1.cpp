@@ -1826,6 +1826,84 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       add(Odd, Pattern::Floats32, GSeed + 9, V10, Plain, false,
           "f32 values, interleaved waves", 0, 3);
     }
+    // Large strides: a 64-bit batch stride or offset times a workgroup id
+    // takes s_mul_hi_u32 of its low dword (rocBLAS: stride_a * batch); a
+    // candidate with a signed high product, or without it, differs only
+    // when that low dword is >= 2^31. The counts after the first get
+    // 2^31 + 4 one at a time, kept where K0 still runs cheaply (so not
+    // loop bounds), on the kept shape with the most workgroups along y and
+    // z (batches), then in all. Data scalars one more than the first count
+    // (a leading dimension must not make rows overlap), buffers of 0..3.
+    const Shape *WideP = nullptr;
+    for (const Shape &Sh : Shapes) {
+      auto key = [&](const Shape &X) {
+        return std::make_pair(uint64_t(X.Grid[1]) * X.Grid[2], groups(X));
+      };
+      if (kept(Sh) && groups(Sh) > 1 && (!WideP || key(Sh) > key(*WideP)))
+        WideP = &Sh;
+    }
+    if (WideP) {
+      // At most two workgroups along y and z: 2^31 elements of 16 bytes
+      // are the 32 GiB from an arena's pointer to its end.
+      Shape Wide = *WideP;
+      Wide.Grid[1] = std::min<uint32_t>(Wide.Grid[1], 2);
+      Wide.Grid[2] = std::min<uint32_t>(Wide.Grid[2], 2);
+      std::vector<uint64_t> V15 = smallCounts(Wide, true);
+      uint64_t Pitch = 0;
+      for (size_t I = 0; I < Model.Slots.size(); ++I)
+        if (Model.Slots[I].Control) {
+          Pitch = V15[I] + 1;
+          break;
+        }
+      for (size_t I = 0; I < Model.Slots.size(); ++I)
+        if (!Model.Slots[I].Control)
+          V15[I] = Pitch & (Model.Slots[I].Size == 8
+                                ? ~0ull
+                                : (1ull << (8 * Model.Slots[I].Size)) - 1);
+      std::vector<Layout> Ints(Model.Ptrs.size(), Layout::Small32);
+      for (size_t J = 0; J < Model.Ptrs.size(); ++J)
+        if (PtrArrays.count(Model.Ptrs[J].Arg))
+          Ints[J] = Layout::Data;
+      Tier1Options SO = GO;
+      SO.Budget =
+          std::min<uint64_t>(SO.Budget, std::max<uint64_t>(4 * ExtraCap, 4096));
+      std::string Why;
+      auto runs = [&](ArrayRef<uint64_t> V) {
+        DiscoveryResult R = discover(
+            Emu, K, makeDispatch(Wide, V),
+            withLayouts(Pattern::SmallInts, GSeed + 15, Ints, bound(V)), SO,
+            false, poisonFor(GSeed + 15));
+        if (R.RR.ok() && !R.Overflow && R.RR.WaveInstructions <= ExtraCap)
+          return true;
+        Why = !R.RR.ok()   ? R.RR.Message
+              : R.Overflow ? std::string("touches too much")
+                           : std::string("runs too long");
+        return false;
+      };
+      bool First = true, Any = false;
+      for (size_t I = 0; I < Model.Slots.size(); ++I) {
+        if (!Model.Slots[I].Control)
+          continue;
+        if (First) {
+          First = false;
+          continue;
+        }
+        uint64_t Old = V15[I];
+        V15[I] = 0x80000004ull;
+        if (runs(V15))
+          Any = true;
+        else
+          V15[I] = Old;
+      }
+      if (!Any)
+        Notes.push_back("no large-strides input: K0 " +
+                        (Why.empty() ? std::string("has one count") : Why));
+      else
+        add(Wide, Pattern::SmallInts, GSeed + 15, V15, Ints, false,
+            "large strides (counts 2^31 + 4 where K0 runs cheaply), data "
+            "scalars the first count + 1",
+            4, 0, false);
+    }
     // A tall block (x = 1, y >= 513) for kernels that read the y
     // work-item id: the sign bit of the 10-bit y field (a signed extract
     // of it) and y-dependent bounds are exercised only there.
