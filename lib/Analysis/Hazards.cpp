@@ -326,18 +326,35 @@ static int mfmaResultOverwrite(const HazardContext &Ctx, const InstInfo &P,
 static int softClause(const HazardContext &Ctx, const InstInfo &P,
                       const InstInfo &C, UnitList &U,
                       bool (*InClass)(const InstInfo &)) {
-  if (!InClass(P) || P.Op->getNextNode() != C.Op)
+  bool InSeq = !Ctx.Seq.empty();
+  if (!InClass(P) ||
+      (InSeq ? Ctx.Seq.back() != P.Op : P.Op->getNextNode() != C.Op))
     return 0;
   UnitList ClauseDefs, ClauseUses;
   unsigned Window = Ctx.Cache.functionUsesAGPRs(C.Op) ? 19 : 5;
-  for (Operation *X = P.Op; X && Window; X = X->getPrevNode(), --Window) {
-    const InstInfo &I = Ctx.Cache.get(X);
-    if (!InClass(I))
-      break;
+  auto Add = [&](const InstInfo &I) {
     for (uint16_t Y : defs(Ctx, I, RegFilter::Any, false))
       RegUnitInfo::addUnit(ClauseDefs, Y);
     for (uint16_t Y : uses(Ctx, I, RegFilter::Any, false))
       RegUnitInfo::addUnit(ClauseUses, Y);
+  };
+  if (InSeq) {
+    // The clause in the hypothetical order; an s_nop before an op ends it.
+    for (int K = int(Ctx.Seq.size()) - 1; K >= 0 && Window; --K, --Window) {
+      const InstInfo &I = Ctx.Cache.get(Ctx.Seq[K]);
+      if (!InClass(I))
+        break;
+      Add(I);
+      if (size_t(K) < Ctx.SeqGap.size() && Ctx.SeqGap[K] > 0)
+        break;
+    }
+  } else {
+    for (Operation *X = P.Op; X && Window; X = X->getPrevNode(), --Window) {
+      const InstInfo &I = Ctx.Cache.get(X);
+      if (!InClass(I))
+        break;
+      Add(I);
+    }
   }
   if (ClauseDefs.empty())
     return 0;
@@ -912,6 +929,41 @@ int HazardChecker::missingBefore(Operation *Consumer) {
   int Missing = 0;
   for (const HazardPair &P : Pairs)
     Missing = std::max(Missing, P.Required - P.Have);
+  return Missing;
+}
+
+int HazardChecker::missingAfter(ArrayRef<Operation *> Prior,
+                                ArrayRef<int> GapBefore, Operation *Consumer) {
+  const InstInfo &C = Cache.get(Consumer);
+  if (C.Kind == OpKind::Fallthrough || C.Kind == OpKind::Raw)
+    return 0;
+  HazardContext Ctx{Cache, Cache.hazardTarget()};
+  Ctx.Seq = Prior;
+  Ctx.SeqGap = GapBefore;
+  SmallVector<const HazardRule *, 8> Applicable;
+  for (const HazardRule &R : hazardRules())
+    if ((R.Targets & unsigned(Cache.hazardTarget())) && R.IsConsumer(Ctx, C))
+      Applicable.push_back(&R);
+  if (Applicable.empty())
+    return 0;
+  // The walk of Walker::walk over Prior instead of the IR.
+  int Missing = 0, Dist = 0;
+  for (int K = int(Prior.size()) - 1; K >= 0; --K) {
+    const InstInfo &P = Cache.get(Prior[K]);
+    if (P.Kind == OpKind::Fallthrough)
+      continue;
+    for (const HazardRule *R : Applicable) {
+      UnitList U;
+      Missing = std::max(Missing, R->Check(Ctx, P, C, U) - Dist);
+    }
+    int Gap = size_t(K) < GapBefore.size() ? GapBefore[K] : 0;
+    Dist += int(P.WaitStates) + Gap;
+    Ctx.DGEMMBetween |= P.isDGEMM();
+    Ctx.OnlySMEMBetween &= P.isSMEM() && Gap == 0;
+    Ctx.OnlyVMEMBetween &= P.isVMEMOrFLAT() && Gap == 0;
+    if (Dist >= MaxHazardWaitStates)
+      break;
+  }
   return Missing;
 }
 

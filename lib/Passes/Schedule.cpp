@@ -100,35 +100,57 @@ SmallVector<Operation *> sched::listSchedule(ArrayRef<Operation *> Ops,
   };
   std::vector<bool> Done(N, false);
   SmallVector<Operation *> Order;
+  // Wait states (s_nops) amdgcn-hazard will put before each op of Order:
+  // an op that needs them takes that many more slots, so an independent op
+  // that fills the distance is preferred (LLVM's hazard recognizer does the
+  // same in its scheduler).
+  SmallVector<int> Gap;
+  HazardChecker HC(C);
+  auto delay = [&](unsigned V) { return HC.missingAfter(Order, Gap, G.op(V)); };
+  // Candidates by priority (ties: program order).
+  std::vector<unsigned> ByPrio(N);
+  for (unsigned V = 0; V < N; ++V)
+    ByPrio[V] = V;
+  llvm::stable_sort(ByPrio,
+                    [&](unsigned A, unsigned B) { return Prio[A] > Prio[B]; });
   unsigned T = 0;
   for (unsigned Step = 0; Step < N; ++Step) {
-    int Best = -1;
-    unsigned MinEarliest = ~0u;
-    for (unsigned V = 0; V < N; ++V) {
+    // The ready op of highest priority that needs no wait states; else the
+    // op that can start first (its sources, the matrix unit, its wait
+    // states), the higher priority on a tie.
+    int Best = -1, BestDelay = 0;
+    // No op needs more wait states than the table's maximum: ops that
+    // cannot start before then need not be asked about hazards.
+    unsigned MinLower = ~0u;
+    for (unsigned V = 0; V < N; ++V)
+      if (!Done[V] && !Missing[V])
+        MinLower = std::min(MinLower, std::max(T, earliest(V)));
+    unsigned BestStart = MinLower + MaxHazardWaitStates + 1;
+    for (unsigned V : ByPrio) {
       if (Done[V] || Missing[V])
         continue;
-      MinEarliest = std::min(MinEarliest, earliest(V));
-      if (earliest(V) > T)
+      unsigned Lower = std::max(T, earliest(V));
+      if (Lower >= BestStart)
         continue;
-      if (Best < 0 || Prio[V] > Prio[Best])
+      int D = delay(V);
+      unsigned Begin = std::max(earliest(V), T + unsigned(D));
+      if (Begin < BestStart) {
         Best = int(V);
-    }
-    if (Best < 0) {
-      // Nothing can issue now: advance to the first op that can.
-      T = MinEarliest;
-      for (unsigned V = 0; V < N; ++V)
-        if (!Done[V] && !Missing[V] && earliest(V) <= T &&
-            (Best < 0 || Prio[V] > Prio[Best]))
-          Best = int(V);
+        BestStart = Begin;
+        BestDelay = D;
+        if (Begin == T)
+          break; // ready now, and nothing of higher priority was
+      }
     }
     assert(Best >= 0 && "dependence cycle in a block graph");
     Done[Best] = true;
-    Start[Best] = std::max(T, earliest(Best));
+    Start[Best] = BestStart;
     T = Start[Best] + 1;
     if (IsMfma[Best])
       MfmaFree = Start[Best] + std::max(latencyOf(C, C.get(G.op(Best))),
                                         C.get(G.op(Best)).Passes);
     Order.push_back(G.op(unsigned(Best)));
+    Gap.push_back(BestDelay);
     for (auto [It, End] = boost::out_edges(Best, Gr); It != End; ++It) {
       if (!Counts(*It))
         continue;
@@ -149,12 +171,19 @@ unsigned sched::estimateCycles(ArrayRef<Operation *> Order,
   std::vector<bool> Placed(G.size(), false);
   unsigned T = 0;
   unsigned MfmaFree = Entry ? unsigned(Entry->MfmaFree) : 0;
+  // The s_nops hazards need in this order take slots too.
+  HazardChecker HC(C);
+  SmallVector<Operation *> Prior;
+  SmallVector<int> Gap;
   for (Operation *Op : Order) {
     int V = G.vertexOf(Op);
     if (V < 0)
       continue;
     const InstInfo &I = C.get(Op);
-    unsigned S = std::max(T, entryReady(C, Op, Entry));
+    int D = HC.missingAfter(Prior, Gap, Op);
+    Prior.push_back(Op);
+    Gap.push_back(D);
+    unsigned S = std::max(T + unsigned(D), entryReady(C, Op, Entry));
     if (I.isMFMA()) {
       S = std::max(S, MfmaFree);
       MfmaFree = S + std::max(latencyOf(C, I), I.Passes);

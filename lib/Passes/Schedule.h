@@ -18,8 +18,9 @@ struct PipeState;
 /// without s_nops), respecting every edge of G except, when IgnoreWAR,
 /// the WAR ones (the deliberately broken variant). Ops issue by critical
 /// path when ready: their sources written (also those still in flight at
-/// the block's entry, when Entry is given) and, for an MFMA, the matrix
-/// unit free.
+/// the block's entry, when Entry is given), for an MFMA the matrix unit
+/// free, and no hazard of the order so far asking for wait states (an op
+/// that would need s_nops yields to an independent one that fills them).
 llvm::SmallVector<mlir::Operation *>
 listSchedule(llvm::ArrayRef<mlir::Operation *> Ops, const DependenceGraph &G,
              InstInfoCache &C, bool IgnoreWAR = false,
@@ -27,7 +28,8 @@ listSchedule(llvm::ArrayRef<mlir::Operation *> Ops, const DependenceGraph &G,
 
 /// Predicted cycles of an order (in-order issue, one op per cycle, an op
 /// waits for the latencies of what it depends on in G, for what is in
-/// flight at the entry and for the matrix unit).
+/// flight at the entry, for the matrix unit and for the s_nops its hazards
+/// need in this order).
 unsigned estimateCycles(llvm::ArrayRef<mlir::Operation *> Order,
                         const DependenceGraph &G, InstInfoCache &C,
                         const PipeState *Entry = nullptr);

@@ -12,6 +12,8 @@
 #include "WaitPlanner.h"
 #include "RewriteUtils.h"
 
+#include "asmevo/Analysis/Hazards.h"
+
 #include <deque>
 #include <optional>
 
@@ -102,8 +104,32 @@ waits::plan(Legality &L, Operation *Fn, const OpSet *Pinned) {
   return Need;
 }
 
+/// Wait states Op would lack if the wait planned before it went away: the
+/// hazards of the ops of its block before it (relaxable waits are going,
+/// planned waits give one wait state each).
+static int
+hazardWithoutWait(HazardChecker &HC, Operation *Op,
+                  const llvm::DenseMap<Operation *, waits::Counts> &Need) {
+  SmallVector<Operation *, 24> Prior;
+  SmallVector<int, 24> Gap;
+  int States = 0;
+  for (Operation *X = Op->getPrevNode(); X && States <= MaxHazardWaitStates;
+       X = X->getPrevNode()) {
+    if (waits::isRelaxable(X))
+      continue;
+    int G = Need.count(X) ? 1 : 0;
+    Prior.push_back(X);
+    Gap.push_back(G);
+    States += int(HC.cache().get(X).WaitStates) + G;
+  }
+  std::reverse(Prior.begin(), Prior.end());
+  std::reverse(Gap.begin(), Gap.end());
+  return HC.missingAfter(Prior, Gap, Op);
+}
+
 void waits::mergeClose(llvm::DenseMap<Operation *, Counts> &Need,
                        Operation *Fn, InstInfoCache &C, unsigned Within) {
+  HazardChecker HC(C);
   for (Block &B : Fn->getRegion(0)) {
     Operation *Anchor = nullptr; // op whose planned wait absorbs later ones
     unsigned Since = 0;
@@ -112,7 +138,10 @@ void waits::mergeClose(llvm::DenseMap<Operation *, Counts> &Need,
         continue;
       auto It = Need.find(&Op);
       if (It != Need.end()) {
-        if (Anchor && Since < Within) {
+        // A wait that also gives a hazard its wait state is not merged
+        // away: an s_nop would take its place, for no slot saved and an
+        // earlier wait.
+        if (Anchor && Since < Within && hazardWithoutWait(HC, &Op, Need) <= 0) {
           Counts &A = Need[Anchor];
           for (unsigned K = 0; K < NumCounters; ++K)
             A[K] = std::min(A[K], It->second[K]);

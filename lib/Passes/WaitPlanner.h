@@ -43,8 +43,9 @@ struct Stats {
 /// before op U moves up into the wait planned before an earlier op P of the
 /// same block (which then waits for the stronger counts) when fewer than
 /// Within ops lie between P and U (0: never merge) and none of them issues a memory op
-/// (so the counts mean the same there). Saves s_waitcnt instructions at the
-/// price of waiting a little earlier.
+/// (so the counts mean the same there), unless the wait before U also gives
+/// a hazard at U a wait state it needs (an s_nop would take its place).
+/// Saves s_waitcnt instructions at the price of waiting a little earlier.
 void mergeClose(llvm::DenseMap<mlir::Operation *, Counts> &Need,
                 mlir::Operation *Fn, InstInfoCache &C, unsigned Within);
 

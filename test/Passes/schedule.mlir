@@ -93,6 +93,35 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
     amdgcn.s_endpgm [0x30]
   }
 
+  // CHECK-LABEL: amdgcn.kernel @hazard_filled
+  amdgcn.kernel @hazard_filled attributes {descriptor = {}} {
+    // The load goes first. v_cndmask reads the VCC v_cmp writes, 2 wait
+    // states later at least (valu-sgpr-valu): the list scheduler counts
+    // them and puts the two independent adds between, where an order by
+    // critical path alone put v_cndmask right after v_cmp and left
+    // amdgcn-hazard an s_nop 1 to add.
+    // CHECK: global_load_dword "v0, v[10:11], off"
+    // CHECK-NEXT: v_cmp_gt_u32_e32 "vcc, 8, v1"
+    // CHECK-NEXT: v_add_u32_e32 "v3, v4, v5"
+    // CHECK-NEXT: v_add_u32_e32 "v6, v7, v8"
+    // CHECK-NEXT: v_cndmask_b32_e64 "v2, 0, 1, vcc"
+    // CHECK-NOT: s_nop
+    // CHECK: s_endpgm
+    amdgcn.inst [0x0] v_cmp_gt_u32_e32 "vcc, 8, v1"
+    amdgcn.inst [0x4] v_add_u32_e32 "v3, v4, v5"
+    amdgcn.inst [0x8] v_add_u32_e32 "v6, v7, v8"
+    amdgcn.inst [0xc] v_cndmask_b32_e64 "v2, 0, 1, vcc"
+    amdgcn.inst [0x14] v_add_u32_e32 "v9, v2, v2"
+    amdgcn.inst [0x18] v_add_u32_e32 "v9, v9, v2"
+    amdgcn.inst [0x1c] global_load_dword "v0, v[10:11], off"
+    amdgcn.s_waitcnt [0x24] vmcnt(0)
+    amdgcn.inst [0x28] v_add_u32_e32 "v0, v0, v9"
+    amdgcn.inst [0x2c] global_store_dword "v[10:11], v0, off"
+    amdgcn.inst [0x34] global_store_dword "v[12:13], v3, off"
+    amdgcn.inst [0x3c] global_store_dword "v[12:13], v6, off offset:4"
+    amdgcn.s_endpgm [0x44]
+  }
+
   // CHECK-LABEL: amdgcn.kernel @mfma_chain_loop
   amdgcn.kernel @mfma_chain_loop attributes {descriptor = {}} {
     // The loop is bound by its chain of MFMAs on v[0:15] (16 passes each),
@@ -127,5 +156,5 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
   }
 }
 
-// SUMMARY: amdgcn-schedule: 1 function(s) changed, blocks rescheduled 1
+// SUMMARY: amdgcn-schedule: 2 function(s) changed, blocks rescheduled 2
 // WRONGERR: amdgcn-schedule: @war refused: dependence: dependence reversed: WAR on v0: [0x0] v_add_u32_e32 v1, v0, v0 must stay before [0x4] global_load_dword v0, v[6:7], off

@@ -6,6 +6,8 @@
 // By default waits planned for ops close together merge into the first, and
 // no block holds more waits than it had:
 // RUN: asmevo-opt %s --pipeline='amdgcn-waitcnt-relax' -o - | FileCheck %s --check-prefix=MERGE
+// Merging alone (one wait per use allowed, no whole-block model):
+// RUN: asmevo-opt %s --pipeline='amdgcn-waitcnt-relax{allow-more-waits=1}' -o - | FileCheck %s --check-prefix=NOMODEL
 
 amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
   // CHECK-LABEL: amdgcn.kernel @loosen
@@ -231,6 +233,31 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
     amdgcn.inst [0x10] v_add_f32_e32 "v6, v7, v2"
     amdgcn.inst [0x14] global_store_dword "v[4:5], v6, off"
     amdgcn.s_endpgm [0x1c]
+  }
+
+  // NOMODEL-LABEL: amdgcn.kernel @wait_is_a_wait_state
+  amdgcn.kernel @wait_is_a_wait_state attributes {descriptor = {}} {
+    // The vmcnt(0) for v_cndmask could merge into the vmcnt(1) before
+    // v_cmp (one op apart), but it is also the second of the 2 wait states
+    // v_cndmask needs after v_cmp writes VCC (valu-sgpr-valu): an s_nop
+    // would take its place, no slot saved and an earlier wait. It stays.
+    // NOMODEL: amdgcn.s_waitcnt [0x10] vmcnt(1)
+    // NOMODEL-NEXT: v_cmp_gt_u32_e32 "vcc, 8, v0"
+    // NOMODEL-NEXT: v_add_u32_e32 "v5, v6, v7"
+    // NOMODEL-NEXT: amdgcn.s_waitcnt [0x1c] vmcnt(0)
+    // NOMODEL-NEXT: v_cndmask_b32_e32 "v2, v1, v3, vcc"
+    // NOMODEL-NOT: s_nop
+    // NOMODEL: s_endpgm
+    amdgcn.inst [0x0] global_load_dword "v0, v[10:11], off"
+    amdgcn.inst [0x8] global_load_dword "v1, v[10:11], off offset:4"
+    amdgcn.s_waitcnt [0x10] vmcnt(1)
+    amdgcn.inst [0x14] v_cmp_gt_u32_e32 "vcc, 8, v0"
+    amdgcn.inst [0x18] v_add_u32_e32 "v5, v6, v7"
+    amdgcn.s_waitcnt [0x1c] vmcnt(0)
+    amdgcn.inst [0x20] v_cndmask_b32_e32 "v2, v1, v3, vcc"
+    amdgcn.inst [0x24] global_store_dword "v[10:11], v2, off"
+    amdgcn.inst [0x2c] global_store_dword "v[12:13], v5, off"
+    amdgcn.s_endpgm [0x34]
   }
 
   // MERGE-LABEL: amdgcn.kernel @merge_no_gain

@@ -296,6 +296,34 @@ TEST(Hazard, Gfx9GenericHasNoCdna3Rows) {
   EXPECT_EQ(pairsOf(*G, 0x4, Cache2).size(), 1u);
 }
 
+TEST(Hazard, MissingAfterAHypotheticalOrder) {
+  // The scheduler asks about orders before it makes them: the IR's order
+  // does not matter, only the sequence and the s_nops planned in it.
+  auto F = parseFunction(R"(
+    amdgcn.inst [0x0] v_cmp_gt_u32_e32 "vcc, 8, v1"
+    amdgcn.inst [0x4] v_add_u32_e32 "v3, v4, v5"
+    amdgcn.inst [0x8] v_cndmask_b32_e64 "v2, 0, 1, vcc"
+    amdgcn.inst [0x10] global_load_dword "v6, v[10:11], off"
+    amdgcn.inst [0x18] global_load_dword "v10, v[12:13], off"
+    amdgcn.s_endpgm)");
+  InstInfoCache Cache(*cantFail(amdgcn::getTargetInfoFor(F->Fn)));
+  HazardChecker HC(Cache);
+  mlir::Operation *Cmp = F->byId(0x0), *Add = F->byId(0x4), *Sel = F->byId(0x8),
+                  *L1 = F->byId(0x10), *L2 = F->byId(0x18);
+  // valu-sgpr-valu needs 2 wait states.
+  EXPECT_EQ(HC.missingAfter({Cmp}, {}, Sel), 2);
+  EXPECT_EQ(HC.missingAfter({Cmp, Add}, {0, 0}, Sel), 1);
+  EXPECT_EQ(HC.missingAfter({Cmp, Add}, {0, 1}, Sel), 0);
+  EXPECT_EQ(HC.missingAfter({Add}, {}, Sel), 0);
+  // gfx942 with xnack any: a VMEM clause must not write what it reads;
+  // the second load writes v10, the first one's address. The clause is
+  // the sequence's: an op between splits it, an s_nop before the first
+  // load does not.
+  EXPECT_EQ(HC.missingAfter({L1}, {}, L2), 1);
+  EXPECT_EQ(HC.missingAfter({L1, Add}, {}, L2), 0);
+  EXPECT_EQ(HC.missingAfter({L1}, {1}, L2), 1);
+}
+
 } // namespace
 
 namespace {

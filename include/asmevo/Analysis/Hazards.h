@@ -45,6 +45,11 @@ struct HazardContext {
   bool DGEMMBetween = false;   ///< a DGEMM lies between (gfx90a rule)
   bool OnlySMEMBetween = true; ///< every op between is SMEM (soft clause)
   bool OnlyVMEMBetween = true; ///< every op between is VMEM/FLAT
+  /// A hypothetical order (HazardChecker::missingAfter): the ops before the
+  /// consumer, oldest first, instead of the IR's; SeqGap[i] wait states
+  /// (s_nops) come right before Seq[i].
+  llvm::ArrayRef<mlir::Operation *> Seq;
+  llvm::ArrayRef<int> SeqGap;
 };
 
 struct HazardRule {
@@ -89,6 +94,13 @@ public:
                 llvm::SmallVectorImpl<HazardPair> &Out, bool All = false);
   /// Wait states missing before Consumer (0 when no hazard is violated).
   int missingBefore(mlir::Operation *Consumer);
+  /// Wait states missing before Consumer if it were issued right after
+  /// Prior (a hypothetical order of ops, oldest first; GapBefore[i] wait
+  /// states of s_nops come right before Prior[i]). Only Prior is looked at,
+  /// not the IR around it: a scheduler asks this before it commits to an
+  /// order.
+  int missingAfter(llvm::ArrayRef<mlir::Operation *> Prior,
+                   llvm::ArrayRef<int> GapBefore, mlir::Operation *Consumer);
   /// Every violated pair in a function.
   void checkFunction(mlir::Operation *Fn,
                      llvm::SmallVectorImpl<HazardPair> &Out);
