@@ -262,6 +262,61 @@ TEST(EmuDiv, FixupUnderflowAndOverflow) {
   EXPECT_EQ(R.State.V[3][1], fb(-INFINITY));
 }
 
+// The verifier's perturbed implementation of the reciprocals: the other
+// neighbour of the exact 1/x (V_RCP_F32 is documented to 1 ULP), never for
+// an exact reciprocal; v_rcp_iflag_f32 only downwards.
+struct PerturbAll : Memory::Observer {
+  Region *access(Memory &M, uint64_t Addr, uint64_t Len, bool) override {
+    return M.find(Addr, Len);
+  }
+  uint32_t approx(uint64_t, unsigned, unsigned, uint64_t) override { return 1; }
+};
+
+TEST(EmuDiv, PerturbedReciprocalStaysWithinOneUlp) {
+  const float Xs[] = {3.0f, 5.0f,  7.0f,  1.1f,   0.3f,  12345.678f,
+                      2.0f, -3.0f, -7.0f, 0.125f, 1e30f, 1e-30f};
+  SnippetState S;
+  unsigned N = std::size(Xs);
+  for (unsigned L = 0; L < N; ++L)
+    S.V[0][L] = fb(Xs[L]);
+  S.Exec = (1ull << N) - 1;
+  Memory M;
+  PerturbAll Obs;
+  M.Obs = &Obs;
+  std::vector<uint8_t> Code = test::assembleSnippet(
+      "gfx942", {"v_rcp_f32_e32 v1, v0", "v_rcp_iflag_f32_e32 v2, v0"});
+  RunOptions O;
+  O.Budget = 1000;
+  auto R = runSnippet("gfx942", Code, S, &M, O);
+  ASSERT_TRUE(R.Run.ok()) << R.Run.Message;
+  unsigned Moved = 0, Down = 0;
+  for (unsigned L = 0; L < N; ++L) {
+    SCOPED_TRACE(testing::Message() << "x = " << Xs[L]);
+    float Rn = 1.0f / Xs[L];
+    double Exact = 1.0 / double(Xs[L]);
+    float Rcp = bf(R.State.V[1][L]), Iflag = bf(R.State.V[2][L]);
+    if (double(Rn) == Exact) { // exact reciprocals are not perturbed
+      EXPECT_EQ(Rcp, Rn);
+      EXPECT_EQ(Iflag, Rn);
+      continue;
+    }
+    // v_rcp_f32: the neighbour on the other side of the exact value.
+    EXPECT_EQ(fb(Rcp),
+              fb(std::nextafter(Rn, (double(Rn) > Exact) == (Rn > 0) ? 0.0f
+                                    : Rn > 0 ? INFINITY
+                                             : -INFINITY)));
+    EXPECT_NE(double(Rcp) > Exact, double(Rn) > Exact);
+    ++Moved;
+    // v_rcp_iflag_f32: below the exact magnitude; RN when RN already is.
+    EXPECT_LE(std::fabs(double(Iflag)), std::fabs(Exact));
+    EXPECT_TRUE(Iflag == Rn || Iflag == Rcp);
+    Down += Iflag != Rn;
+  }
+  EXPECT_GE(Moved, 8u);
+  EXPECT_GE(Down, 2u);
+  EXPECT_LT(Down, Moved);
+}
+
 //===----------------------------------------------------------------------===//
 // LLVM's fdiv expansion against the host's IEEE division
 //===----------------------------------------------------------------------===//
