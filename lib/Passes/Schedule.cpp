@@ -267,8 +267,10 @@ unsigned sched::simulate(ArrayRef<Operation *> Seq, InstInfoCache &C,
                (counterBit(Counter::VM) | counterBit(Counter::LGKM))) {
       Ready = Start + Lat;
       if (I.Counters & counterBit(Counter::VM)) {
-        if (!S.Vm.empty()) // vmcnt completes in order
-          Ready = std::max(Ready, S.Vm.back());
+        // vmcnt completes in order, and the data of one op after the other
+        // comes back through the CU's vector memory path.
+        if (!S.Vm.empty())
+          Ready = std::max(Ready, S.Vm.back() + int(VmemReturnSlots));
         S.Vm.push_back(Ready);
       }
       if (I.Counters & counterBit(Counter::LGKM))
@@ -458,7 +460,16 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
       }
       if (!Blocks)
         return;
+      // Only the reordered blocks get new waits: the others keep theirs
+      // (amdgcn-waitcnt-relax changes those, with its own per-block check;
+      // planned again here, a loop body's waits merged unchecked and made
+      // bench l2_gemm_softmax slower in the cost model).
       waits::OpSet Pinned;
+      for (Block &B : Fn->getRegion(0))
+        if (!isCandidate(&B) || Kept.contains(&B))
+          for (Operation &Op : B)
+            if (waits::isRelaxable(L, &Op))
+              Pinned.insert(&Op);
       llvm::DenseMap<Operation *, waits::Counts> Need;
       SmallVector<Block *> Over;
       if (!waits::planWithinBudget(L, Fn, Budget, /*MergeWithin=*/2, Pinned,

@@ -67,6 +67,15 @@ PipeState entryState(mlir::Block *B, InstInfoCache &C);
 /// before it are seen to overlap the wait. About what the cost model
 /// charges per barrier on the Tensile SGEMM of bench/ (30-40 cycles).
 constexpr unsigned BarrierSlots = 8;
+/// Slots between the completions of two vector memory ops (vmcnt, in
+/// order): their data share the CU's vector memory path. The cost model
+/// (docs/cost-model.md) moves a wave64 dword load's 256 bytes through the
+/// L1 path in 1 slot and through a CU's share of MI300X's HBM bandwidth
+/// (5.3 TB/s over 304 CUs at 2.1 GHz) in about 8; assumed in between. With
+/// completions one slot apart, merging three waits on a memory-bound loop
+/// looked 1 slot faster here and was 28 cycles slower in the cost model
+/// (bench l2_matmul_swish_sum_groupnorm).
+constexpr unsigned VmemReturnSlots = 4;
 /// The cost model's BranchTakenCycles (32) in slots.
 constexpr unsigned BranchTakenSlots = 8;
 

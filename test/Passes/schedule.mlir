@@ -122,6 +122,68 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
     amdgcn.s_endpgm [0x44]
   }
 
+  // CHECK-LABEL: amdgcn.kernel @other_blocks_keep_waits
+  // The first block is reordered (the load first); the loop after it is
+  // not, and keeps its waits: amdgcn-schedule used to plan the whole
+  // function's waits again and merged the loop's vmcnt(3)/(2)/(1) with no
+  // check (bench l2_gemm_softmax got slower in the cost model from that).
+  // CHECK: global_load_dword "v0, v[26:27], off"
+  // CHECK-NEXT: v_add_u32_e32 "v1, v2, v3"
+  // CHECK: amdgcn.s_waitcnt [0x1e4c] vmcnt(3) lgkmcnt(0)
+  // CHECK-NEXT: v_fmac_f32_e32 "v6, v12, v19"
+  // CHECK-NEXT: amdgcn.s_waitcnt [0x1e54] vmcnt(2)
+  // CHECK-NEXT: v_fmac_f32_e32 "v6, v13, v20"
+  // CHECK-NEXT: amdgcn.s_waitcnt [0x1e5c] vmcnt(1)
+  amdgcn.kernel @other_blocks_keep_waits attributes {descriptor = {}} {
+    amdgcn.inst [0x1d00] v_add_u32_e32 "v1, v2, v3"
+    amdgcn.inst [0x1d04] v_add_u32_e32 "v24, v2, v3"
+    amdgcn.inst [0x1d08] global_load_dword "v0, v[26:27], off"
+    amdgcn.s_waitcnt [0x1d10] vmcnt(0)
+    amdgcn.inst [0x1d14] v_add_u32_e32 "v25, v0, v1"
+    amdgcn.inst [0x1d18] global_store_dword "v[26:27], v25, off"
+    amdgcn.inst [0x1d20] global_store_dword "v[28:29], v24, off"
+    amdgcn.inst [0x1da8] s_mov_b32 "s14, 0"
+    amdgcn.fallthrough ^bb1
+  ^bb1:
+    amdgcn.inst [0x1dac] v_lshl_add_u64 "v[8:9], v[2:3], 2, s[4:5]"
+    amdgcn.inst [0x1db4] global_load_dword "v7, v[4:5], off offset:-4096"
+    amdgcn.inst [0x1dbc] global_load_dword "v16, v[4:5], off offset:-3072"
+    amdgcn.inst [0x1dc4] global_load_dword "v17, v[4:5], off offset:-2048"
+    amdgcn.inst [0x1dcc] global_load_dword "v18, v[8:9], off"
+    amdgcn.inst [0x1dd4] v_add_u32_e32 "v8, 0x400, v2"
+    amdgcn.inst [0x1ddc] v_mov_b32_e32 "v9, v3"
+    amdgcn.inst [0x1de0] v_lshl_add_u64 "v[8:9], v[8:9], 2, s[4:5]"
+    amdgcn.inst [0x1de8] global_load_dword "v19, v[8:9], off"
+    amdgcn.inst [0x1df0] global_load_dword "v20, v[4:5], off"
+    amdgcn.inst [0x1df8] global_load_dword "v21, v[4:5], off offset:1024"
+    amdgcn.inst [0x1e00] global_load_dword "v22, v[4:5], off offset:2048"
+    amdgcn.inst [0x1e08] v_mov_b32_e32 "v12, s13"
+    amdgcn.inst [0x1e0c] ds_read_b128 "v[8:11], v12"
+    amdgcn.inst [0x1e14] ds_read_b128 "v[12:15], v12 offset:16"
+    amdgcn.inst [0x1e1c] s_add_i32 "s14, s14, 8"
+    amdgcn.inst [0x1e20] s_add_i32 "s13, s13, 32"
+    amdgcn.inst [0x1e24] v_add_u32_e32 "v2, 0x800, v2"
+    amdgcn.inst [0x1e2c] v_lshl_add_u64 "v[4:5], v[4:5], 0, s[10:11]"
+    amdgcn.inst [0x1e34] s_cmp_eq_u32 "s8, s14"
+    amdgcn.s_waitcnt [0x1e38] vmcnt(4) lgkmcnt(1)
+    amdgcn.inst [0x1e3c] v_fmac_f32_e32 "v6, v8, v18"
+    amdgcn.inst [0x1e40] v_fmac_f32_e32 "v6, v9, v7"
+    amdgcn.inst [0x1e44] v_fmac_f32_e32 "v6, v10, v16"
+    amdgcn.inst [0x1e48] v_fmac_f32_e32 "v6, v11, v17"
+    amdgcn.s_waitcnt [0x1e4c] vmcnt(3) lgkmcnt(0)
+    amdgcn.inst [0x1e50] v_fmac_f32_e32 "v6, v12, v19"
+    amdgcn.s_waitcnt [0x1e54] vmcnt(2)
+    amdgcn.inst [0x1e58] v_fmac_f32_e32 "v6, v13, v20"
+    amdgcn.s_waitcnt [0x1e5c] vmcnt(1)
+    amdgcn.inst [0x1e60] v_fmac_f32_e32 "v6, v14, v21"
+    amdgcn.s_waitcnt [0x1e64] vmcnt(0)
+    amdgcn.inst [0x1e68] v_fmac_f32_e32 "v6, v15, v22"
+    amdgcn.cbranch [0x1e6c] s_cbranch_scc0 ^bb1, ^bb2
+  ^bb2:
+    amdgcn.inst [0x1e70] global_store_dword "v[2:3], v6, off"
+    amdgcn.s_endpgm [0x1e78]
+  }
+
   // CHECK-LABEL: amdgcn.kernel @mfma_chain_loop
   amdgcn.kernel @mfma_chain_loop attributes {descriptor = {}} {
     // The loop is bound by its chain of MFMAs on v[0:15] (16 passes each),
@@ -156,5 +218,5 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
   }
 }
 
-// SUMMARY: amdgcn-schedule: 2 function(s) changed, blocks rescheduled 2
+// SUMMARY: amdgcn-schedule: 3 function(s) changed, blocks rescheduled 3
 // WRONGERR: amdgcn-schedule: @war refused: dependence: dependence reversed: WAR on v0: [0x0] v_add_u32_e32 v1, v0, v0 must stay before [0x4] global_load_dword v0, v[6:7], off
