@@ -3,10 +3,13 @@
 // asmevo-opt IN [-o OUT] [--pipeline=...] [--emit=mlir|asm|obj]
 // asmevo-opt IN --roundtrip-check
 // asmevo-opt IN [--pipeline=...] --profile --spec S.json [--kernel K]
+// asmevo-opt IN --pipeline=... --keep-if-faster --spec S.json [--kernel K]
 //
 // --profile (docs/cost-model.md): runs the (rewritten) code object's kernel
 // on the emulator in timing mode and prints its modelled time and hot
-// windows; --profile-json writes them as JSON.
+// windows; --profile-json writes them as JSON. --keep-if-faster times the
+// kernel before and after the pipeline and keeps the original when the
+// rewrite is not faster in the cost model.
 // IN is an AMDGPU code object or an .mlir file in the amdgcn dialect.
 //
 //===----------------------------------------------------------------------===//
@@ -313,73 +316,148 @@ static cl::opt<unsigned> ProfileHot("hot", cl::init(5),
                                     cl::desc("--profile: hot windows"),
                                     cl::cat(Cat));
 
-/// Emits Op, runs the kernel with the spec in timing mode and reports.
-static int profileCodeObject(amdgcn::CodeObjectOp Op) {
+static cl::opt<bool> KeepIfFaster(
+    "keep-if-faster",
+    cl::desc("With --spec: time the kernel before and after the pipeline "
+             "with the cost model and keep the rewrite only when it is "
+             "faster; otherwise the original kernel is kept (the whole "
+             "original code object when it has device functions)"),
+    cl::cat(Cat));
+
+namespace {
+/// The modelled timing of one kernel of Op with the spec.
+struct Timed {
+  std::string Kernel;
+  asmevo::emu::TimingResult Result;
+};
+} // namespace
+
+/// Emits Op and runs the kernel (--kernel, or the only one) with --spec on
+/// the emulator in timing mode.
+static Expected<Timed> timeCodeObject(amdgcn::CodeObjectOp Op) {
   using namespace asmevo::emu;
-  if (ProfileSpec.empty())
-    return fail("--profile needs --spec S.json");
+  auto err = [](const Twine &M) {
+    return createStringError(inconvertibleErrorCode(), M);
+  };
   auto Bytes = emitCodeObject(Op);
   if (!Bytes)
-    return fail("emission failed: " + toString(Bytes.takeError()));
+    return err("emission failed: " + toString(Bytes.takeError()));
   auto CO = CodeObject::parse(
       MemoryBuffer::getMemBufferCopy(
           StringRef(reinterpret_cast<const char *>(Bytes->data()),
                     Bytes->size())),
       InputFile);
   if (!CO)
-    return fail(toString(CO.takeError()));
+    return CO.takeError();
   const KernelInfo *K = nullptr;
   if (!ProfileKernel.empty()) {
     K = (*CO)->kernel(ProfileKernel);
     if (!K)
-      return fail("no kernel '" + ProfileKernel + "'");
+      return err("no kernel '" + ProfileKernel + "'");
   } else if ((*CO)->kernels().size() == 1) {
     K = &(*CO)->kernels()[0];
   } else {
-    return fail("the code object has several kernels: use --kernel");
+    return err("the code object has several kernels: use --kernel");
   }
   auto Spec = verify::loadSpec(ProfileSpec, *K);
   if (!Spec)
-    return fail(toString(Spec.takeError()));
+    return Spec.takeError();
   auto Emu = Emulator::create(**CO);
   if (!Emu)
-    return fail(toString(Emu.takeError()));
+    return Emu.takeError();
   Memory Mem;
   if (Error E = (*Emu)->mapCodeObject(Mem))
-    return fail(toString(std::move(E)));
+    return std::move(E);
   if (Error E = verify::mapSpecBuffers(*Spec, Mem))
-    return fail(toString(std::move(E)));
+    return std::move(E);
   TimingRequest Req;
   Req.Device = DeviceModel::forTarget((*CO)->cpu());
   if (!ProfileDevice.empty()) {
     auto D = DeviceModel::preset(ProfileDevice);
     if (!D)
-      return fail("unknown device '" + ProfileDevice + "'");
+      return err("unknown device '" + ProfileDevice + "'");
     Req.Device = *D;
   }
   RunOptions RO;
   RO.Timing = &Req;
   RunResult RR = (*Emu)->run(*K, Spec->Launch, Mem, RO);
-  if (!RR.ok()) {
-    WithColor::error(errs(), "asmevo-opt") << RR.Message << "\n";
-    return 1;
-  }
+  if (!RR.ok())
+    return err(K->Name + ": " + RR.Message);
+  if (!Req.Result.Valid)
+    return err(K->Name + ": no valid timing");
+  return Timed{K->Name, std::move(Req.Result)};
+}
+
+/// Emits Op, runs the kernel with the spec in timing mode and reports.
+static int profileCodeObject(amdgcn::CodeObjectOp Op) {
+  using namespace asmevo::emu;
+  if (ProfileSpec.empty())
+    return fail("--profile needs --spec S.json");
+  auto T = timeCodeObject(Op);
+  if (!T)
+    return fail(toString(T.takeError()));
   HotWindowOptions HO;
   HO.MaxWindows = ProfileHot;
-  std::vector<HotWindow> W = findHotWindows(Req.Result, HO);
+  std::vector<HotWindow> W = findHotWindows(T->Result, HO);
   raw_ostream &OS = OutputFile == "-" ? errs() : outs();
-  OS << InputFile << " " << K->Name
+  OS << InputFile << " " << T->Kernel
      << (Pipeline.empty() ? "" : " after --pipeline=" + Pipeline) << "\n";
-  printTimingSummary(OS, Req.Result);
-  printHotWindows(OS, Req.Result, W);
+  printTimingSummary(OS, T->Result);
+  printHotWindows(OS, T->Result, W);
   if (!ProfileJson.empty()) {
     std::error_code EC;
     raw_fd_ostream J(ProfileJson, EC);
     if (EC)
       return fail("cannot write " + ProfileJson + ": " + EC.message());
-    J << timingJson(Req.Result, W, K->Name) << "\n";
+    J << timingJson(T->Result, W, T->Kernel) << "\n";
   }
-  return Req.Result.Valid ? 0 : 1;
+  return 0;
+}
+
+/// --keep-if-faster: Op is the rewrite, Orig the code object before the
+/// pipeline. A rewrite the cost model does not rate faster on the spec's
+/// dispatch gives way to the original: the kernel's function op, or the
+/// whole object when device functions (which the kernel may call) exist.
+static int keepIfFaster(mlir::OwningOpRef<amdgcn::CodeObjectOp> &Op,
+                        mlir::OwningOpRef<amdgcn::CodeObjectOp> &Orig) {
+  auto Before = timeCodeObject(*Orig);
+  if (!Before)
+    return fail("--keep-if-faster: the original: " +
+                toString(Before.takeError()));
+  auto After = timeCodeObject(*Op);
+  if (!After)
+    return fail("--keep-if-faster: the rewrite: " +
+                toString(After.takeError()));
+  uint64_t C0 = Before->Result.Cycles, C1 = After->Result.Cycles;
+  if (C1 < C0) {
+    errs() << formatv("asmevo-opt: --keep-if-faster: {0}: {1} -> {2} "
+                      "modelled cycles: the rewrite is kept\n",
+                      After->Kernel, C0, C1);
+    return 0;
+  }
+  bool HasFuncs = false;
+  amdgcn::KernelOp New, Old;
+  for (mlir::Operation &F : Op->getBodyBlock()) {
+    HasFuncs |= isa<amdgcn::FuncOp>(F);
+    if (auto K = dyn_cast<amdgcn::KernelOp>(F);
+        K && K.getSymName() == After->Kernel)
+      New = K;
+  }
+  for (mlir::Operation &F : Orig->getBodyBlock())
+    if (auto K = dyn_cast<amdgcn::KernelOp>(F);
+        K && K.getSymName() == After->Kernel)
+      Old = K;
+  if (HasFuncs || !New || !Old) {
+    std::swap(Op, Orig);
+  } else {
+    mlir::Operation *Copy = Old->clone();
+    New->getBlock()->getOperations().insert(New->getIterator(), Copy);
+    New->erase();
+  }
+  errs() << formatv("asmevo-opt: --keep-if-faster: {0}: {1} -> {2} modelled "
+                    "cycles: not faster, the original {3} is kept\n",
+                    After->Kernel, C0, C1, HasFuncs ? "code object" : "kernel");
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -416,6 +494,13 @@ int main(int argc, char **argv) {
     return fail(toString(OpOrErr.takeError()));
   mlir::OwningOpRef<amdgcn::CodeObjectOp> Op = std::move(*OpOrErr);
 
+  mlir::OwningOpRef<amdgcn::CodeObjectOp> Orig;
+  if (KeepIfFaster) {
+    if (ProfileSpec.empty())
+      return fail("--keep-if-faster needs --spec S.json");
+    Orig = cast<amdgcn::CodeObjectOp>((*Op)->clone());
+  }
+
   if (!Pipeline.empty()) {
     mlir::PassManager PM(&Ctx, amdgcn::CodeObjectOp::getOperationName());
     std::string Err;
@@ -425,6 +510,10 @@ int main(int argc, char **argv) {
     if (failed(PM.run(*Op)))
       return fail("pass pipeline failed on " + InputFile);
   }
+
+  if (KeepIfFaster)
+    if (int RC = keepIfFaster(Op, Orig))
+      return RC;
 
   if (Profile) { // modelled timing and hot windows (see above)
     int RC = profileCodeObject(*Op);
