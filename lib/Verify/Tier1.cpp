@@ -415,7 +415,7 @@ std::vector<Shape> launchShapes(const KernelInfo &K, unsigned Max) {
 enum class Layout : uint8_t {
   Data,   // the input's pattern
   Iota32, // a[i] = i: identity permutation, one entry per CSR row
-  Ramp32, // CSR row pointers with rows of 2, 0, 3, 1 entries (a[0] = 0)
+  Ramp32, // CSR row pointers with rows of 2, 0, 3, 1, 70 entries (a[0] = 0)
   Iota64, // the same with 64-bit elements
   Ramp64,
   Small32, // non-negative integers below the smallest count
@@ -450,9 +450,12 @@ int64_t layoutElement(Layout L, int64_t I, uint64_t Seed, uint64_t Stream,
     return I;
   case Layout::Ramp32:
   case Layout::Ramp64: {
-    static const int64_t Partial[4] = {0, 2, 2, 5}; // rows 2, 0, 3, 1
-    int64_t Q = I >= 0 ? I / 4 : -((-I + 3) / 4);
-    return 6 * Q + Partial[I - 4 * Q];
+    // Rows 2, 0, 3, 1 and one longer than a wave (70): kernels that give
+    // a row to a (sub)wave loop over it in steps of 32 or 64 lanes, and a
+    // candidate that breaks the second step differs only on such a row.
+    static const int64_t Partial[5] = {0, 2, 2, 5, 6};
+    int64_t Q = I >= 0 ? I / 5 : -((-I + 4) / 5);
+    return 76 * Q + Partial[I - 5 * Q];
   }
   case Layout::Small32:
     return int64_t(mix64(Seed ^ mix64(Stream) ^ mix64(uint64_t(I))) %
@@ -1100,6 +1103,66 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
     }
   };
   probeBase();
+  // By-value 8-byte arguments that K0 dereferences (rocBLAS's
+  // rocblas_internal_val_ptr: a scalar or a device pointer to it, chosen
+  // by a flag argument): with the counts of the probe (N, then 1: an odd
+  // flag), each 8-byte scalar gets its own marker value below the arenas;
+  // a fault at a marker makes that argument a pointer into its own arena.
+  auto faultAddress = [](const emu::RunResult &RR, uint64_t &A) {
+    if (RR.Kind != emu::ErrorKind::Fault)
+      return false;
+    size_t P = RR.Message.find("address 0x");
+    if (P != std::string::npos)
+      P += 8;
+    else if ((P = RR.Message.find(" at 0x")) != std::string::npos)
+      P += 4;
+    else
+      return false;
+    return !StringRef(RR.Message)
+                .substr(P + 2)
+                .take_while(llvm::isHexDigit)
+                .getAsInteger(16, A);
+  };
+  constexpr uint64_t Marker = 0x7e0000000000ull, MarkerStep = 1ull << 24;
+  bool Converted = false;
+  for (uint64_t C : {countOf(Probe, 0), uint64_t(1)}) {
+    for (unsigned Round = 0; Round < 4; ++Round) {
+      std::vector<uint64_t> M(Model.Slots.size(), C);
+      bool Any = false;
+      for (size_t I = 0; I < Model.Slots.size(); ++I)
+        if (Model.Slots[I].Size == 8) {
+          M[I] = Marker + I * MarkerStep;
+          Any = true;
+        }
+      if (!Any)
+        break;
+      DiscoveryResult R =
+          discover(Emu, K, makeDispatch(Probe, M), arenas(Pattern::Floats32, 1),
+                   O, false, poisonFor(1));
+      uint64_t A;
+      if (!faultAddress(R.RR, A) || A < Marker ||
+          (A - Marker) / MarkerStep >= Model.Slots.size())
+        break;
+      size_t I = (A - Marker) / MarkerStep;
+      if (Model.Slots[I].Size != 8 || A - M[I] >= 4096)
+        break;
+      ScalarSlot Sl = Model.Slots[I];
+      Model.Slots.erase(Model.Slots.begin() + I);
+      Model.Ptrs.push_back({Sl.Arg, Sl.Offset});
+      Notes.push_back(formatv("arg{0}: a by-value argument that K0 "
+                              "dereferences, given a buffer",
+                              Sl.Arg)
+                          .str());
+      Converted = true;
+    }
+  }
+  if (Converted) {
+    std::sort(Model.Ptrs.begin(), Model.Ptrs.end(),
+              [](const PtrArg &X, const PtrArg &Y) { return X.Arg < Y.Arg; });
+    Base.assign(Model.Slots.size(), countOf(Probe, 0));
+    BaseOk = false;
+    probeBase();
+  }
   // LLVM enables the workgroup id x SGPR in every kernel descriptor, so
   // whether a kernel reads it shows only in a run: one whose workgroups
   // all do the same work (rocSPARSE's second reduction passes over a
@@ -1868,19 +1931,24 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       SO.Budget =
           std::min<uint64_t>(SO.Budget, std::max<uint64_t>(4 * ExtraCap, 4096));
       std::string Why;
-      auto runs = [&](ArrayRef<uint64_t> V) {
+      // The instructions K0 executes (0: it fails or runs too long): a
+      // change is kept only if K0 still runs them all (a huge count that
+      // empties the work, n < 0, is not a stride).
+      auto runs = [&](ArrayRef<uint64_t> V) -> size_t {
         DiscoveryResult R = discover(
             Emu, K, makeDispatch(Wide, V),
             withLayouts(Pattern::SmallInts, GSeed + 15, Ints, bound(V)), SO,
-            false, poisonFor(GSeed + 15));
+            true, poisonFor(GSeed + 15));
         if (R.RR.ok() && !R.Overflow && R.RR.WaveInstructions <= ExtraCap)
-          return true;
+          return std::max<size_t>(R.Profile.size(), 1);
         Why = !R.RR.ok()   ? R.RR.Message
               : R.Overflow ? std::string("touches too much")
                            : std::string("runs too long");
-        return false;
+        return 0;
       };
+      size_t Reach = runs(V15);
       bool First = true, Any = false;
+      std::vector<size_t> Large;
       for (size_t I = 0; I < Model.Slots.size(); ++I) {
         if (!Model.Slots[I].Control)
           continue;
@@ -1890,17 +1958,31 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
         }
         uint64_t Old = V15[I];
         V15[I] = 0x80000004ull;
-        if (runs(V15))
+        if (size_t R = runs(V15); R && R >= Reach) {
           Any = true;
-        else
+          Reach = R;
+          Large.push_back(I);
+        } else {
           V15[I] = Old;
+        }
+      }
+      // Then -(2^31 - 4) in the 8-byte ones where K0 still runs as much:
+      // the same low dword, and a high dword that is not 0 (a dropped
+      // high-dword product shows).
+      for (size_t I : Large) {
+        if (Model.Slots[I].Size != 8)
+          continue;
+        V15[I] = 0xffffffff80000004ull;
+        if (size_t R = runs(V15); !R || R < Reach)
+          V15[I] = 0x80000004ull;
       }
       if (!Any)
         Notes.push_back("no large-strides input: K0 " +
                         (Why.empty() ? std::string("has one count") : Why));
       else
         add(Wide, Pattern::SmallInts, GSeed + 15, V15, Ints, false,
-            "large strides (counts 2^31 + 4 where K0 runs cheaply), data "
+            "large strides (counts 2^31 + 4 or -(2^31 - 4) where K0 runs "
+            "cheaply), data "
             "scalars the first count + 1",
             4, 0, false);
     }

@@ -36,3 +36,14 @@ extern "C" __global__ void __launch_bounds__(256)
     dst[0] = buf[0];
   }
 }
+
+// rocBLAS's rocblas_internal_val_ptr: a by-value 8-byte argument that is
+// either the scalar itself or a device pointer to it, chosen by a flag.
+extern "C" __global__ void scale_valptr(int n, bool on_device,
+                                        unsigned long long alpha, float *x) {
+  float a = on_device ? *reinterpret_cast<const float *>(alpha)
+                      : __int_as_float(int(alpha));
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    x[i] *= a;
+}
