@@ -71,11 +71,12 @@ constexpr unsigned BarrierSlots = 8;
 /// order): their data share the CU's vector memory path. The cost model
 /// (docs/cost-model.md) moves a wave64 dword load's 256 bytes through the
 /// L1 path in 1 slot and through a CU's share of MI300X's HBM bandwidth
-/// (5.3 TB/s over 304 CUs at 2.1 GHz) in about 8; assumed in between. With
-/// completions one slot apart, merging three waits on a memory-bound loop
-/// looked 1 slot faster here and was 28 cycles slower in the cost model
-/// (bench l2_matmul_swish_sum_groupnorm).
-constexpr unsigned VmemReturnSlots = 4;
+/// (5.3 TB/s over 304 CUs at 2.1 GHz) in about 8; assumed in between,
+/// chosen on bench/: with 1 or 2, merging three waits of the memory-bound
+/// loop of l2_matmul_swish_sum_groupnorm looked faster here and was 28
+/// cycles slower in the cost model; with 4, the merges that make
+/// l2_matmul_scale_residual 4.7 % faster there looked no faster here.
+constexpr unsigned VmemReturnSlots = 3;
 /// The cost model's BranchTakenCycles (32) in slots.
 constexpr unsigned BranchTakenSlots = 8;
 
