@@ -19,7 +19,9 @@ or a hang costs one object or one kernel, never the run):
      CANNOT DECIDE (the emulator or the input synthesis refused, counted
      with its reason) or a timeout.
 
-Prints the counts per category and the reasons, most frequent first.
+Prints a line per object as it finishes (its kernels' verdict counts, so a
+log cut short still tells failures from refusals), then the counts per
+category and the reasons, most frequent first.
 Exit status: 0 when nothing was not equivalent, crashed or failed the gate;
 1 otherwise; 2 on bad arguments.
 """
@@ -303,12 +305,16 @@ def main():
         for i, f in enumerate(futs):
             r = f.result()
             results.append(r)
-            eq = sum(v == "equivalent" for _, v, _ in r["verdicts"])
+            vc = collections.Counter(v for _, v, _ in r["verdicts"])
+            rest = "".join(f", {vc[k]} {k}" for k in (
+                "not-equivalent", "cannot-decide", "timeout", "crash")
+                if vc[k])
             print(f"[{i + 1}/{len(paths)}] {os.path.basename(r['path'])}: "
                   f"{r['status']} {r['reason']} kernels {r['kernels']}, "
-                  f"changed {r['changed']}, verified {eq}/"
-                  f"{len(r['verdicts'])} equivalent (opt {r['opt_s']:.0f} s,"
-                  f" verify {r['verify_s']:.0f} s)", flush=True)
+                  f"changed {r['changed']}, verified {vc['equivalent']}/"
+                  f"{len(r['verdicts'])} equivalent{rest} (opt "
+                  f"{r['opt_s']:.0f} s, verify {r['verify_s']:.0f} s)",
+                  flush=True)
     except KeyboardInterrupt:
         interrupted = True
         ex.shutdown(wait=False, cancel_futures=True)
