@@ -24,14 +24,14 @@ uint64_t mix(uint64_t H, uint64_t V) {
 /// The perturbed result of v_rcp_f32 / v_rcp_iflag_f32 for the operand
 /// bits X, as a mask to XOR into the emulator's correctly rounded result.
 /// AMD's ISA guide gives V_RCP_F32 1 ULP accuracy and exact results where
-/// the reciprocal is representable (its examples); so the perturbed
+/// the reciprocal is representable (its examples), and V_RCP_IFLAG_F32 the
+/// same definition (no accuracy of its own); so the perturbed
 /// implementation returns the other neighbour of the exact 1/x, or nothing
-/// when 1/x is exact or a special value. v_rcp_iflag_f32 (no accuracy
-/// stated) only ever moves down: LLVM's 32-bit integer division expansion,
-/// validated on hardware, is wrong when it rounds up for some divisors
-/// (an exhaustive check over every divisor: with RU(1/float(d)) the
-/// estimate exceeds 2^32/d, e.g. d = 24683721, so K0 itself would fail).
-uint32_t rcpPerturbation(uint32_t X, bool IFlag) {
+/// when 1/x is exact or a special value. (Rounded up, LLVM's 32-bit integer
+/// division expansion overshoots for 34 divisors, e.g. 24683721:
+/// utils/check-udiv32-estimate.cpp; K0 then computes another quotient
+/// under this implementation, as it would on such hardware.)
+uint32_t rcpPerturbation(uint32_t X) {
   float Ax = std::fabs(asF(X));
   if (!std::isnormal(Ax))
     return 0;
@@ -40,8 +40,6 @@ uint32_t rcpPerturbation(uint32_t X, bool IFlag) {
     return 0;
   double P = double(R) * double(Ax); // exact: 24 x 24 bits
   if (P == 1.0)
-    return 0;
-  if (IFlag && P < 1.0) // R is already below 1/x; the neighbour is above
     return 0;
   float T = std::nextafter(R, P > 1.0 ? 0.0f : INFINITY);
   return asU(R) ^ asU(T);
@@ -106,10 +104,9 @@ void approxHookBefore(Wave &W, const Inst &I) {
   // Reciprocals get the documented error bound instead of low-bit flips
   // (plain VOP1/VOP3 forms with a register operand, no output modifiers).
   llvm::StringRef Base = I.D ? baseMnemonic(I.D->Mnemonic) : llvm::StringRef();
-  bool IFlag = Base == "v_rcp_iflag_f32";
-  bool Rcp = (IFlag || Base == "v_rcp_f32") && I.E != Enc::DPP &&
-             I.E != Enc::SDWA && !I.Omod && !I.Clamp && I.NSrc >= 1 &&
-             (I.Src[0].isVReg() || I.Src[0].Kind == OK::S);
+  bool Rcp = (Base == "v_rcp_iflag_f32" || Base == "v_rcp_f32") &&
+             I.E != Enc::DPP && I.E != Enc::SDWA && !I.Omod && !I.Clamp &&
+             I.NSrc >= 1 && (I.Src[0].isVReg() || I.Src[0].Kind == OK::S);
   for (unsigned L = 0; L < 64; ++L) {
     if (!(Exec >> L & 1))
       continue;
@@ -127,7 +124,7 @@ void approxHookBefore(Wave &W, const Inst &I) {
       uint32_t X = O.Kind == OK::S
                        ? W.S[O.Reg & 127]
                        : (O.Kind == OK::V ? W.vreg(O.Reg) : W.areg(O.Reg))[L];
-      M = rcpPerturbation(X, IFlag);
+      M = rcpPerturbation(X);
     }
     // Under s_set_gpr_idx the destination is indexed: keep the value.
     C.ApproxMask[L] = W.GprIdxOn ? 0 : M;
