@@ -66,6 +66,9 @@ static unsigned entryReady(InstInfoCache &C, Operation *Op,
   return unsigned(R);
 }
 
+/// Candidates listSchedule asks the hazard table about per step.
+static constexpr unsigned MaxHazardQueries = 8;
+
 SmallVector<Operation *> sched::listSchedule(ArrayRef<Operation *> Ops,
                                              const DependenceGraph &G,
                                              InstInfoCache &C, bool IgnoreWAR,
@@ -126,12 +129,19 @@ SmallVector<Operation *> sched::listSchedule(ArrayRef<Operation *> Ops,
       if (!Done[V] && !Missing[V])
         MinLower = std::min(MinLower, std::max(T, earliest(V)));
     unsigned BestStart = MinLower + MaxHazardWaitStates + 1;
+    // Asking the hazard table is the costly part: at most this many
+    // candidates a step, by priority (Tensile's loop bodies have thousands
+    // of ops, MFMAs that all need wait states after each other).
+    unsigned Asked = 0;
     for (unsigned V : ByPrio) {
       if (Done[V] || Missing[V])
         continue;
       unsigned Lower = std::max(T, earliest(V));
       if (Lower >= BestStart)
         continue;
+      if (Best >= 0 && Asked >= MaxHazardQueries)
+        break;
+      ++Asked;
       int D = delay(V);
       unsigned Begin = std::max(earliest(V), T + unsigned(D));
       if (Begin < BestStart) {
