@@ -318,6 +318,10 @@ def main():
     except KeyboardInterrupt:
         interrupted = True
         ex.shutdown(wait=False, cancel_futures=True)
+        # With --jobs > 1, objects after the one awaited may have finished.
+        results += [f.result() for f in futs[len(results):]
+                    if f.done() and not f.cancelled()
+                    and f.exception() is None]
 
     objs = collections.Counter(r["status"] for r in results)
     kv = collections.Counter()
