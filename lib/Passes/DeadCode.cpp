@@ -125,6 +125,24 @@ struct DeadCodePass : public asmevo::impl::DeadCodeBase<DeadCodePass> {
       });
   }
 
+  /// Erases Ops in one transaction (with the s_nops hazards need); the
+  /// verdict says why not. A refused transaction leaves the IR as it was.
+  Verdict eraseAll(Legality &L, ArrayRef<Operation *> Ops) {
+    std::vector<std::string> Texts;
+    if (verbose)
+      for (Operation *Op : Ops)
+        Texts.push_back(L.cache().describe(Op));
+    Legality::Transaction T(L);
+    for (Operation *Op : Ops)
+      T.erase(Op);
+    T.insertNopsForHazards();
+    Verdict V = T.commit();
+    if (V)
+      for (const std::string &X : Texts)
+        llvm::errs() << "amdgcn-dce: erased " << X << "\n";
+    return V;
+  }
+
   /// Erases Ops in one transaction; a refused group is halved and each half
   /// tried, down to single ops; a refused single op joins Keep. Returns
   /// how many were erased.
@@ -132,27 +150,15 @@ struct DeadCodePass : public asmevo::impl::DeadCodeBase<DeadCodePass> {
                       llvm::DenseSet<Operation *> &Keep, rewrite::Summary &S) {
     if (Ops.empty())
       return 0;
-    InstInfoCache &C = L.cache();
-    std::vector<std::string> Texts;
-    if (verbose)
-      for (Operation *Op : Ops)
-        Texts.push_back(C.describe(Op));
-    Legality::Transaction T(L);
-    for (Operation *Op : Ops)
-      T.erase(Op);
-    T.insertNopsForHazards();
-    Verdict V = T.commit();
-    if (V) {
-      for (const std::string &X : Texts)
-        llvm::errs() << "amdgcn-dce: erased " << X << "\n";
+    Verdict V = eraseAll(L, Ops);
+    if (V)
       return long(Ops.size());
-    }
     if (Ops.size() == 1) {
       Keep.insert(Ops[0]);
       ++S.Refused;
       if (verbose)
-        llvm::errs() << "amdgcn-dce: kept " << Texts[0] << ": " << V.Reason
-                     << "\n";
+        llvm::errs() << "amdgcn-dce: kept " << L.cache().describe(Ops[0])
+                     << ": " << V.Reason << "\n";
       return 0;
     }
     size_t Half = Ops.size() / 2;
@@ -179,19 +185,9 @@ struct DeadCodePass : public asmevo::impl::DeadCodeBase<DeadCodePass> {
         collectDead(Fn, C, Keep, Dead);
         if (Dead.empty())
           break;
-        std::vector<std::string> Texts;
-        if (verbose)
-          for (Operation *Op : Dead)
-            Texts.push_back(C.describe(Op));
-        Legality::Transaction T(L);
-        for (Operation *Op : Dead)
-          T.erase(Op);
-        T.insertNopsForHazards();
-        Verdict V = T.commit();
+        Verdict V = eraseAll(L, Dead);
         if (V) {
           Erased += long(Dead.size());
-          for (const std::string &X : Texts)
-            llvm::errs() << "amdgcn-dce: erased " << X << "\n";
           continue;
         }
         if (verbose)
