@@ -20,12 +20,12 @@
 
 #include "asmevo/Emu/Emulator.h"
 
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include "gtest/gtest.h"
 
 #include <cmath>
-#include <cstring>
 #include <optional>
 #include <random>
 
@@ -34,26 +34,10 @@ using namespace asmevo::emu;
 
 namespace {
 
-uint32_t fb(float F) {
-  uint32_t U;
-  std::memcpy(&U, &F, 4);
-  return U;
-}
-float bf(uint32_t U) {
-  float F;
-  std::memcpy(&F, &U, 4);
-  return F;
-}
-uint64_t db(double D) {
-  uint64_t U;
-  std::memcpy(&U, &D, 8);
-  return U;
-}
-double bd(uint64_t U) {
-  double D;
-  std::memcpy(&D, &U, 8);
-  return D;
-}
+uint32_t fb(float F) { return llvm::bit_cast<uint32_t>(F); }
+float bf(uint32_t U) { return llvm::bit_cast<float>(U); }
+uint64_t db(double D) { return llvm::bit_cast<uint64_t>(D); }
+double bd(uint64_t U) { return llvm::bit_cast<double>(U); }
 
 SnippetResult run(const SnippetState &S, std::vector<std::string> Lines) {
   std::vector<uint8_t> Code = test::assembleSnippet("gfx942", std::move(Lines));
