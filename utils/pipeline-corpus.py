@@ -3,7 +3,8 @@
 
   utils/pipeline-corpus.py --manifest corpus/manifest.txt --bin build/bin
       [--arch gfx942] [--filter S]... [--exclude S]... [--max-objects N]
-      [--max-kernels N] [--jobs N] [--pipeline P] [--report FILE]
+      [--max-kernels N] [--kernel-offset N] [--jobs N] [--pipeline P]
+      [--report FILE] [--checkpoint FILE]
 
 For every selected code object K0 (each step is its own process, so a crash
 or a hang costs one object or one kernel, never the run):
@@ -21,7 +22,10 @@ or a hang costs one object or one kernel, never the run):
 
 Prints a line per object as it finishes (its kernels' verdict counts, so a
 log cut short still tells failures from refusals), then the counts per
-category and the reasons, most frequent first.
+category and the reasons, most frequent first. With --checkpoint, each
+finished object's results are appended to that file (one JSON line) as it
+finishes; a later run with the same file skips those objects and counts
+them in its summary, so a run that was killed resumes where it stopped.
 Exit status: 0 when nothing was not equivalent, crashed or failed the gate;
 1 otherwise; 2 on bad arguments.
 """
@@ -29,6 +33,7 @@ Exit status: 0 when nothing was not equivalent, crashed or failed the gate;
 import argparse
 import collections
 import concurrent.futures
+import json
 import os
 import queue
 import re
@@ -70,10 +75,13 @@ def reason(text):
     return line[:160]
 
 
-def sample(items, n):
+def sample(items, n, offset=0):
+    """n items evenly spaced, each `offset` positions after its slot's
+    first (another sample of the same list: offset < len(items) / n)."""
     if n <= 0 or len(items) <= n:
         return list(items)
-    return [items[i * len(items) // n] for i in range(n)]
+    return [items[(i * len(items) // n + offset) % len(items)]
+            for i in range(n)]
 
 
 def verify_kernels(a, verify, k0, k1, work, kernels):
@@ -222,7 +230,8 @@ def do_object(a, k0, index):
     res["changed"] = len(changed)
     t = time.monotonic()
     res["verdicts"] = verify_kernels(a, verify, k0, k1, work,
-                                     sample(changed, a.max_kernels))
+                                     sample(changed, a.max_kernels,
+                                            a.kernel_offset))
     res["verify_s"] = time.monotonic() - t
     keep = any(v in ("not-equivalent", "crash") for _, v, _ in res["verdicts"])
     if not keep:
@@ -249,6 +258,12 @@ def main():
     ap.add_argument("--max-kernels", type=int, default=4,
                     help="changed kernels verified per object, evenly "
                          "spaced (0 = all)")
+    ap.add_argument("--kernel-offset", type=int, default=0,
+                    help="verify the changed kernels this many positions "
+                         "after the evenly spaced ones (another sample)")
+    ap.add_argument("--checkpoint",
+                    help="append each finished object's results here (JSON "
+                         "lines); objects already in it are not run again")
     ap.add_argument("--seeds", type=int, default=2,
                     help="tier-1 data seeds per launch shape")
     ap.add_argument("--jobs", type=int, default=1)
@@ -291,9 +306,38 @@ def main():
 
     start = time.monotonic()
     results = []
+    done = {}
+    if a.checkpoint and os.path.exists(a.checkpoint):
+        with open(a.checkpoint) as f:
+            for line in f:
+                try:
+                    r = json.loads(line)
+                except ValueError:
+                    continue  # a line cut short by a kill
+                r["verdicts"] = [tuple(v) for v in r["verdicts"]]
+                done[r["path"]] = r
+    prior = [done[p] for p in paths if p in done]
+    if prior:
+        print(f"checkpoint: {len(prior)} of {len(paths)} objects already "
+              "done, not run again", flush=True)
+    # Work directories keep the index in the whole selection (a kept K1
+    # of an earlier run is not overwritten).
+    todo = [(i, p) for i, p in enumerate(paths) if p not in done]
+    paths = [p for _, p in todo]
+    ckpt = open(a.checkpoint, "a") if a.checkpoint else None
+    ckpt_lock = threading.Lock()
+
+    def run_object(p, i):
+        r = do_object(a, p, i)
+        if ckpt:
+            with ckpt_lock:
+                ckpt.write(json.dumps(r) + "\n")
+                ckpt.flush()
+        return r
+
     interrupted = False
     ex = concurrent.futures.ThreadPoolExecutor(max(1, a.jobs))
-    futs = [ex.submit(do_object, a, p, i) for i, p in enumerate(paths)]
+    futs = [ex.submit(run_object, p, i) for i, p in todo]
     # SIGINT or SIGTERM stops the run and summarizes the objects finished
     # (a shell starts background jobs with SIGINT ignored).
     def stop(signum, frame):
@@ -322,6 +366,8 @@ def main():
         results += [f.result() for f in futs[len(results):]
                     if f.done() and not f.cancelled()
                     and f.exception() is None]
+    results = prior + results
+    paths = [r["path"] for r in prior] + paths
 
     objs = collections.Counter(r["status"] for r in results)
     kv = collections.Counter()
