@@ -25,6 +25,7 @@
 
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Emu/Emulator.h"
+#include "asmevo/Verify/KernelSignature.h"
 
 #include "asmevo/MC/TargetInfo.h"
 
@@ -484,6 +485,10 @@ struct ArenaFill {
 
 /// Pointee arena of pointer argument I (far from the argument arenas).
 inline uint64_t pointeeBase(unsigned I) { return arenaBase(512 + I); }
+/// The inner buffers of an array of pointers are this far apart (words
+/// -127..127 of the array stay in the pointee arena): each gets its own
+/// clusters and guards, and no footprint (64 MiB at most) reaches another.
+constexpr uint64_t PointeeSpacing = 256ull << 20;
 
 void fillArena(const ArenaFill &A, int64_t Off, uint8_t *Out, size_t N) {
   if (!A.PointeeMid && A.L != Layout::Data) {
@@ -507,7 +512,7 @@ void fillArena(const ArenaFill &A, int64_t Off, uint8_t *Out, size_t N) {
     int64_t O = Off + int64_t(Done);
     int64_t W = O >= 0 ? O / 8 : -((-O + 7) / 8);
     unsigned In = unsigned(O - W * 8);
-    uint64_t V = A.PointeeMid + uint64_t(W) * 0x100000ull;
+    uint64_t V = A.PointeeMid + uint64_t(W) * PointeeSpacing;
     size_t Take = std::min<size_t>(8 - In, N - Done);
     std::memcpy(Out + Done, reinterpret_cast<uint8_t *>(&V) + In, Take);
     Done += Take;
@@ -969,6 +974,36 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
   // Pointer arguments whose buffers hold pointers (found below when K0
   // dereferences what it loads from them).
   std::set<unsigned> PtrArrays;
+  // The demangled kernel name types the arguments (KernelSignature.h):
+  // `T* const*` buffers are arrays of pointers from the start (SigArrays);
+  // when every pointer's pointee is a known type, K0's faults are never
+  // taken for arrays of pointers.
+  std::optional<KernelSignature> Sig;
+  std::set<unsigned> SigArrays;
+  bool PtrArraysTried = false;
+  if (StringRef(K.Name).starts_with("_Z")) {
+    auto S = KernelSignature::get(*K.Meta);
+    if (!S) {
+      Notes.push_back("no signature: " + toString(S.takeError()));
+    } else {
+      Sig = std::move(*S);
+      bool AllKnown = true;
+      std::string Names;
+      for (const PtrArg &P : Model.Ptrs) {
+        const ParamType &T = Sig->Params[P.Arg];
+        if (T.PointerDepth >= 2) {
+          SigArrays.insert(P.Arg);
+          Names += formatv(" arg{0} ({1})", P.Arg, T.Spelling).str();
+        } else if (!T.ElementSize) {
+          AllKnown = false;
+        }
+      }
+      PtrArrays = SigArrays;
+      PtrArraysTried = AllKnown;
+      if (!Names.empty())
+        Notes.push_back("arrays of device pointers by the signature:" + Names);
+    }
+  }
   // Added to every buffer pointer (one extra input): bits 32..34 and 12
   // set, as any allocation may have them (the arenas' pointers have them
   // clear, and their low dword is 0: a candidate that drops the low half of
@@ -1183,7 +1218,6 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
   // Arrays of pointers (T** arguments): when K0 faults at an address in no
   // arena, make every pointer argument an array of pointers into its own
   // pointee arena, then drop the ones K0 does not need that for.
-  bool PtrArraysTried = false;
   auto detectPtrArrays = [&](const emu::Dispatch &D, Pattern P, uint64_t Seed,
                              uint64_t Poison) -> bool {
     if (PtrArraysTried || Model.Ptrs.empty())
@@ -1200,10 +1234,12 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
                       "pointers K0 still fails: " +
                       (R.Overflow ? std::string("footprint too large")
                                   : R.RR.Message));
-      PtrArrays.clear();
+      PtrArrays = SigArrays;
       return false;
     }
     for (const PtrArg &Ptr : Model.Ptrs) {
+      if (SigArrays.count(Ptr.Arg))
+        continue;
       PtrArrays.erase(Ptr.Arg);
       DiscoveryResult R2 = run();
       if (!R2.RR.ok() || R2.Overflow)
@@ -1731,6 +1767,32 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       }
     }
     std::vector<Layout> Plain(Model.Ptrs.size(), Layout::Data);
+    // Enum arguments typed by the signature (rocblas_fill_, ...): random
+    // and count values are no valid enum value, so a kernel that switches
+    // on one takes one path on every other input. Input R gives each enum
+    // argument its R-th public-API value (cycling), so every value of every
+    // enum argument is taken once.
+    if (Sig) {
+      std::vector<std::pair<size_t, const KnownEnum *>> Enums;
+      size_t Rounds = 0;
+      for (size_t I = 0; I < Model.Slots.size(); ++I)
+        if (const KnownEnum *E = Sig->Params[Model.Slots[I].Arg].EnumType;
+            E && Model.Slots[I].Size == 4) {
+          Enums.push_back({I, E});
+          Rounds = std::max(Rounds, E->Values.size());
+        }
+      for (size_t R = 0; R < Rounds; ++R) {
+        std::vector<uint64_t> VE = smallCounts(Small, true);
+        dataSlots(VE, Pattern::Floats32, GSeed + 20 + R, FromPattern);
+        std::string What = "enum values:";
+        for (auto [I, E] : Enums) {
+          VE[I] = uint32_t(E->Values[R % E->Values.size()]);
+          What += formatv(" arg{0} = {1}", Model.Slots[I].Arg, VE[I]).str();
+        }
+        add(Small, Pattern::Floats32, GSeed + 20 + R, VE, Plain, false,
+            What + ", f32 values, small counts");
+      }
+    }
     {
       // The first count a multiple of 60, which every data scalar below
       // divides (a count divided by a data scalar: the estimate of n / d is

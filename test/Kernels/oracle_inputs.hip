@@ -47,3 +47,45 @@ extern "C" __global__ void scale_valptr(int n, bool on_device,
   if (i < n)
     x[i] *= a;
 }
+
+// rocBLAS's batched kernels take arrays of device pointers (`T const*
+// const*`, `T* const*`): the metadata types no pointee, the mangled name
+// does (tier 1's KernelSignature). A batched reduction's second pass, one
+// workgroup per batch along y (rocblas_reduction_kernel_part2 of a batched
+// asum): it reads no workgroup id x, so workgroups along x race on the
+// result.
+template <typename T>
+__global__ void __launch_bounds__(64)
+    batched_sum(int n, const T *const *x, T *const *result) {
+  if (threadIdx.x != 0)
+    return;
+  const T *xb = x[blockIdx.y];
+  T s = 0;
+  for (int i = 0; i < n; ++i)
+    s += xb[i];
+  *result[blockIdx.y] = s;
+}
+template __global__ void batched_sum<float>(int, const float *const *,
+                                            float *const *);
+
+// An enum argument with public-API values (rocblas_fill_, rocBLAS's
+// rocblas-types.h: 121, 122, 123): random and count values take none of
+// the three paths.
+enum rocblas_fill_ {
+  rocblas_fill_upper = 121,
+  rocblas_fill_lower = 122,
+  rocblas_fill_full = 123
+};
+template <typename T>
+__global__ void fill_update(rocblas_fill_ uplo, int n, T *a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  if (uplo == rocblas_fill_upper)
+    a[i] *= T(2);
+  else if (uplo == rocblas_fill_lower)
+    a[i] += T(1);
+  else if (uplo == rocblas_fill_full)
+    a[i] = -a[i];
+}
+template __global__ void fill_update<float>(rocblas_fill_, int, float *);
