@@ -23,12 +23,26 @@
 // deficit never exceeds 2 d, and z exceeds 2^32/d for 34 divisors (the
 // first 24683721), all with the reciprocal rounded up.
 //
+// With --tight N it lists instead the N divisors whose first estimate is
+// closest to overshooting: the float product K * RN(1/d), before the
+// truncation, relatively closest below floor(2^32/d) + 1, the smallest z with
+// z * d > 2^32 (about 15 CPU-seconds). A slightly larger estimate (a changed
+// constant K, a reciprocal rounded up, a dropped truncation) makes z * d
+// exceed 2^32 first for these, and then the Newton step's 0 - d * z wraps
+// and z about doubles. Tier 1's division-pair input takes its divisors from
+// this list (TightDivisors in lib/Verify/Internal.h):
+//   ./check-udiv32 --tight 40
+//
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <utility>
+#include <vector>
 
 static uint32_t cvtU32(float F) { // v_cvt_u32_f32: truncate, saturate
   if (!(F > 0))
@@ -38,9 +52,32 @@ static uint32_t cvtU32(float F) { // v_cvt_u32_f32: truncate, saturate
   return uint32_t(F);
 }
 
+static int listTight(size_t N) {
+  const float K = 4294967296.0f - 512.0f;
+  std::vector<std::pair<double, uint32_t>> Best; // (relative distance, d)
+  for (uint64_t D = 1; D < (1ull << 32); ++D) {
+    float P = K * (1.0f / float(uint32_t(D)));
+    double Over = double((1ull << 32) / D + 1);
+    double Rel = (Over - double(P)) / Over;
+    if (Best.size() < N || Rel < Best.back().first) {
+      Best.insert(std::upper_bound(Best.begin(), Best.end(),
+                                   std::make_pair(Rel, uint32_t(D))),
+                  {Rel, uint32_t(D)});
+      if (Best.size() > N)
+        Best.pop_back();
+    }
+  }
+  for (const auto &[Rel, D] : Best)
+    std::printf("%u %.4g\n", D, Rel);
+  return 0;
+}
+
 int main(int Argc, char **Argv) {
+  if (Argc == 3 && !std::strcmp(Argv[1], "--tight"))
+    return listTight(std::strtoull(Argv[2], nullptr, 0));
   if (Argc != 3) {
-    std::fprintf(stderr, "usage: %s FIRST-DIVISOR END-DIVISOR\n", Argv[0]);
+    std::fprintf(stderr, "usage: %s FIRST-DIVISOR END-DIVISOR | --tight N\n",
+                 Argv[0]);
     return 2;
   }
   uint64_t Lo = std::strtoull(Argv[1], nullptr, 0);

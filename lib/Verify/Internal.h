@@ -34,6 +34,7 @@ enum class Pattern : uint8_t {
   DivEdge,    // u32 near 2^32 as multiples of LargeDivisors +-1, and those
   Thresholds, // zeros and the code constants made non-positive; f64 words
               // whose high half is a code constant
+  DivPairs,   // dividend/divisor pairs shared by the buffers (DivPairs.cpp)
 };
 /// Divisors of 2^18 and more (and 2^31 +- 1): with dividends near 2^32 the
 /// quotient estimate of a 32-bit division expansion (a refined
@@ -44,6 +45,24 @@ enum class Pattern : uint8_t {
 inline constexpr uint32_t LargeDivisors[] = {
     0x7fffffffu, 0x40001u,  0x5a5a5u,   0x7ffffu,   0xfffffu,
     0x12345fu,   0xffffffu, 0x3fffffdu, 0x80000001u};
+/// Divisors whose first 32-bit estimate, the float product
+/// (2^32 - 512) * v_rcp_iflag_f32(d) before its truncation, is relatively
+/// closest to floor(2^32 / d) + 1, the smallest z with z * d > 2^32: the
+/// 40 first of `utils/check-udiv32-estimate.cpp --tight 40` (every d below
+/// 2^32, correctly rounded reciprocals). A slightly larger estimate (another
+/// constant, a reciprocal rounded up) overshoots first for these, and the
+/// Newton step then nearly doubles it.
+inline constexpr uint32_t TightDivisors[] = {
+    11,       22,       3,        6,  7,   13,  26,       52,
+    17248865, 44,       88,       12, 24,  14,  17459217, 34918434,
+    17602325, 35204650, 70409300, 15, 30,  45,  90,       91,
+    18122225, 28,       56,       95, 48,  96,  18920561, 23,
+    60,       19701685, 39403370, 51, 102, 104, 63,       105};
+/// The 8-byte word W of stream Stream under Pattern::DivPairs.
+uint64_t divPairWord(uint64_t Seed, uint64_t Stream, int64_t W);
+/// Whether K's code has an integer-division expansion (v_rcp_iflag_f32);
+/// true when that cannot be told.
+bool usesIntegerDivision(const CodeObject &CO, const KernelInfo &K);
 /// Patterns in the rotation of the seeded inputs (the first ones).
 constexpr unsigned NumPatterns = 6;
 const char *patternName(Pattern P);

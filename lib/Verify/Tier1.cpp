@@ -65,6 +65,8 @@ const char *patternName(Pattern P) {
     return "dividends near 2^32";
   case Pattern::Thresholds:
     return "code constants at and below 0";
+  case Pattern::DivPairs:
+    return "dividend/divisor pairs";
   }
   return "?";
 }
@@ -112,6 +114,8 @@ uint64_t fillWord(Pattern P, uint64_t Seed, uint64_t Stream, int64_t W,
   switch (P) {
   case Pattern::Bits:
     return H;
+  case Pattern::DivPairs:
+    return divPairWord(Seed, Stream, W);
   case Pattern::Harvest: {
     auto one = [&](uint64_t X) -> uint32_t {
       if (Consts.empty() || (X & 3) == 0)
@@ -964,6 +968,7 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
   emu::Emulator &Emu = **EmuOr;
   std::vector<Shape> Shapes = launchShapes(K, O.MaxShapes);
   std::vector<uint32_t> Consts = harvestConstants(CO, K);
+  bool HasIntDiv = usesIntegerDivision(CO, K);
   if (!Consts.empty())
     Notes.push_back(formatv("{0} values derived from the kernel's constants "
                             "are mixed into the data",
@@ -1857,6 +1862,23 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       add(Small, Pattern::DivEdge, GSeed + 13, V13, Plain, false,
           "dividends near 2^32, the first count near 2^31", 0, 0, false,
           4 << 20);
+    }
+    if (HasIntDiv) {
+      // Division pairs (DivPairs.cpp): a[i] / b[i] of two buffers gets a
+      // dividend near 2^32 or 2^64 with a divisor whose estimate is nearly
+      // too large, or far too small, or a small divisor; the data scalars
+      // are such divisors too. On the odd multi-workgroup shape: more
+      // elements, so that every buffer pair meets such pairs.
+      std::vector<uint64_t> V16 = smallCounts(Odd, true);
+      unsigned D = 0;
+      for (size_t I = 0; I < Model.Slots.size(); ++I)
+        if (!Model.Slots[I].Control)
+          V16[I] = TightDivisors[(8 + 6 * D++) % std::size(TightDivisors)] &
+                   (Model.Slots[I].Size == 8
+                        ? ~0ull
+                        : (1ull << (8 * Model.Slots[I].Size)) - 1);
+      add(Odd, Pattern::DivPairs, GSeed + 16, V16, Plain, false,
+          "dividend/divisor pairs across buffers", 0, 0, false, 4 << 20);
     }
     {
       // Thresholds: zeros and the kernel's constants at and below 0, and
