@@ -128,16 +128,28 @@ uint64_t atomicApply(uint8_t *Mem, unsigned N, unsigned Op, uint64_t Data,
 //===----------------------------------------------------------------------===//
 
 // Race check of a non-atomic LDS access by wave W (see Emulator.h).
+// Same (writes only, may be null): the bytes about to be stored. A store of
+// the bytes the LDS already holds does not race with other waves' stores of
+// this epoch: in any order they leave the same bytes (rocSPARSE's segmented
+// COO kernels have every wave store one shared slot with one value). The
+// dword is then tagged as written by several waves, so any later store of
+// other bytes, and any read by another wave, still races.
 bool ldsRaceCheck(Wave &W, const Inst &I, uint32_t Off, unsigned Len,
-                  bool Write, unsigned Lane) {
+                  bool Write, unsigned Lane, const uint8_t *Same) {
   Workgroup &WG = *W.WG;
   if (WG.Waves.size() <= 1)
     return true;
   uint32_t Me = W.Id + 1, Ep = WG.Epoch;
+  bool Unchanged =
+      Write && Same && std::memcmp(WG.Lds.data() + Off, Same, Len) == 0;
   for (uint32_t D = Off / 4; D <= (Off + Len - 1) / 4; ++D) {
     uint32_t Wr = WG.LdsWriter[D], Rd = WG.LdsReader[D];
     bool WrNow = (Wr >> 8) == Ep && (Wr & 0xff) != Me;
     bool RdNow = (Rd >> 8) == Ep && (Rd & 0xff) != Me;
+    if (Unchanged && WrNow && !RdNow) {
+      WG.LdsWriter[D] = Ep << 8 | 0xff;
+      continue;
+    }
     if (WrNow || (Write && RdNow)) {
       unsigned Other = (WrNow ? Wr : Rd) & 0xff;
       W.fail(ErrorKind::Race, I,
@@ -216,7 +228,7 @@ bool ldsPendingCheck(Wave &W, const Inst &I, uint32_t Off, unsigned Len,
 }
 
 uint8_t *ldsPtr(Wave &W, const Inst &I, uint64_t Off, unsigned Len, bool Write,
-                bool IsAtomic, unsigned Lane) {
+                bool IsAtomic, unsigned Lane, const uint8_t *Same = nullptr) {
   Workgroup &WG = *W.WG;
   if (Off + Len > WG.Lds.size()) {
     W.fail(ErrorKind::Fault, I,
@@ -238,7 +250,7 @@ uint8_t *ldsPtr(Wave &W, const Inst &I, uint64_t Off, unsigned Len, bool Write,
                .str());
     return nullptr;
   }
-  if (!IsAtomic && !ldsRaceCheck(W, I, uint32_t(Off), Len, Write, Lane))
+  if (!IsAtomic && !ldsRaceCheck(W, I, uint32_t(Off), Len, Write, Lane, Same))
     return nullptr;
   // LDS written by an LDS-DMA load that no s_waitcnt vmcnt has covered yet.
   for (Wave *O : WG.Waves) {
@@ -822,13 +834,9 @@ void hDs(Wave &W, const Inst &I) {
       continue;
     }
     uint64_t Off = uint64_t(VA[L]) + uint32_t(I.Off);
-    uint8_t *P = ldsPtr(W, I, Off, N, Kind != Load, Kind == Atomic, L);
-    if (!P)
-      return;
-    if (Kind == Load) {
-      scatterResult(W, *Dst, L, P, N, A);
-    } else if (Kind == Store) {
-      uint8_t B[16];
+    uint8_t B[16];
+    if (Kind == Store) {
+      // The data first: the race check tells a store of unchanged bytes.
       // A d16_hi write reads the whole register to take its high half.
       gatherData(W, *D0, L, auxD16(A) == 2 ? 4 : N, B);
       if (auxD16(A) == 2) {
@@ -837,6 +845,14 @@ void hDs(Wave &W, const Inst &I) {
         V >>= 16;
         std::memcpy(B, &V, 4);
       }
+    }
+    uint8_t *P = ldsPtr(W, I, Off, N, Kind != Load, Kind == Atomic, L,
+                        Kind == Store ? B : nullptr);
+    if (!P)
+      return;
+    if (Kind == Load) {
+      scatterResult(W, *Dst, L, P, N, A);
+    } else if (Kind == Store) {
       std::memcpy(P, B, N);
     } else {
       unsigned Op = auxOp(A);
