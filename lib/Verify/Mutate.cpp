@@ -14,6 +14,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -139,11 +141,59 @@ bool sameOperands(const MCInst &A, const MCInst &B) {
   return true;
 }
 
+/// Every operand of NewInst that differs from the original instruction's
+/// (Orig, decoded from the old bytes; null: check all) must fit its
+/// operand's register class (LLVM's tables, as AMDGPUInstPrinter checks
+/// them), and no immediate may stand where only a register can. The
+/// encoder does not check this and the decoder reads such bytes back as the
+/// same MCInst: a swap of v_readlane_b32's VGPR and SGPR sources would give
+/// an instruction that LLVM prints as invalid.
+Error checkOperandClasses(TargetInfo &TI, const MCInst &NewInst,
+                          const MCInst *Orig) {
+  const MCInstrDesc &Desc = TI.desc(NewInst.getOpcode());
+  const MCRegisterInfo &MRI = TI.regInfo();
+  unsigned HwMode = TI.subtarget().getHwMode(MCSubtargetInfo::HwMode_RegInfo);
+  bool SameOpcode = Orig && Orig->getOpcode() == NewInst.getOpcode() &&
+                    Orig->getNumOperands() == NewInst.getNumOperands();
+  for (unsigned K = 0;
+       K < NewInst.getNumOperands() && K < Desc.getNumOperands(); ++K) {
+    const MCOperandInfo &OpInfo = Desc.operands()[K];
+    const MCOperand &O = NewInst.getOperand(K);
+    if (OpInfo.RegClass == -1)
+      continue;
+    bool WasImm = false;
+    if (SameOpcode) {
+      const MCOperand &P = Orig->getOperand(K);
+      if (O.isReg() && P.isReg() && O.getReg() == P.getReg())
+        continue;
+      WasImm = P.isImm();
+    }
+    if (O.isImm() && !WasImm && OpInfo.OperandType == MCOI::OPERAND_REGISTER)
+      return createStringError(
+          formatv("operand {0} takes only a register", K).str());
+    if (!O.isReg() || !O.getReg())
+      continue;
+    int16_t RCID = TI.instrInfo().getOpRegClassID(OpInfo, HwMode);
+    if (RCID < 0)
+      continue;
+    const MCRegisterClass &RC = MRI.getRegClass(RCID);
+    if (!RC.contains(O.getReg()))
+      return createStringError(formatv("operand {0}: {1} is not in {2}", K,
+                                       TI.regName(O.getReg()),
+                                       MRI.getRegClassName(&RC))
+                                   .str());
+  }
+  return Error::success();
+}
+
 /// Encodes NewInst; the result must decode back to exactly NewInst and
-/// differ from Old.
+/// differ from Old, and its operands must fit their register classes.
 Expected<SmallVector<uint8_t, 16>> encodeChecked(TargetInfo &TI,
                                                  const MCInst &NewInst,
                                                  ArrayRef<uint8_t> Old) {
+  const DecodedInst *OldD = TI.decode(Old);
+  if (Error E = checkOperandClasses(TI, NewInst, OldD ? &OldD->Inst : nullptr))
+    return std::move(E);
   SmallVector<uint8_t, 16> B;
   if (Error E = TI.encode(NewInst, B))
     return std::move(E);
