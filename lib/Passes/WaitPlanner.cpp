@@ -104,27 +104,54 @@ waits::plan(Legality &L, Operation *Fn, const OpSet *Pinned) {
   return Need;
 }
 
-/// Wait states Op would lack if the wait planned before it went away: the
-/// hazards of the ops of its block before it (relaxable waits are going,
-/// planned waits give one wait state each).
-static int
-hazardWithoutWait(HazardChecker &HC, Operation *Op,
-                  const llvm::DenseMap<Operation *, waits::Counts> &Need) {
-  SmallVector<Operation *, 24> Prior;
-  SmallVector<int, 24> Gap;
+/// Whether the wait planned before Op is also a wait state a hazard needs:
+/// without it, Op or one of the ops after it in its block (within the
+/// hazard lookback) would lack wait states it has with it, and amdgcn-hazard
+/// would put an s_nop in its place. Relaxable waits are going; planned
+/// waits give one wait state each.
+static bool
+isWaitState(HazardChecker &HC, Operation *Op,
+            const llvm::DenseMap<Operation *, waits::Counts> &Need) {
+  InstInfoCache &C = HC.cache();
+  SmallVector<Operation *, 48> Seq;
+  SmallVector<int, 48> Gap;
   int States = 0;
   for (Operation *X = Op->getPrevNode(); X && States <= MaxHazardWaitStates;
        X = X->getPrevNode()) {
     if (waits::isRelaxable(X))
       continue;
     int G = Need.count(X) ? 1 : 0;
-    Prior.push_back(X);
+    Seq.push_back(X);
     Gap.push_back(G);
-    States += int(HC.cache().get(X).WaitStates) + G;
+    States += int(C.get(X).WaitStates) + G;
   }
-  std::reverse(Prior.begin(), Prior.end());
+  std::reverse(Seq.begin(), Seq.end());
   std::reverse(Gap.begin(), Gap.end());
-  return HC.missingAfter(Prior, Gap, Op);
+  if (HC.missingAfter(Seq, Gap, Op) > 0)
+    return true;
+  // The ops after Op: missingAfter counts the wait states before each op
+  // of the sequence, not before the consumer, so a consumer's own planned
+  // wait is taken off what it misses.
+  unsigned At = Seq.size();
+  Seq.push_back(Op);
+  Gap.push_back(1);
+  States = int(C.get(Op).WaitStates);
+  for (Operation *Y = Op->getNextNode(); Y && States <= MaxHazardWaitStates;
+       Y = Y->getNextNode()) {
+    if (waits::isRelaxable(Y))
+      continue;
+    int Own = Need.count(Y) ? 1 : 0;
+    int With = std::max(0, HC.missingAfter(Seq, Gap, Y) - Own);
+    Gap[At] = 0;
+    int Without = std::max(0, HC.missingAfter(Seq, Gap, Y) - Own);
+    Gap[At] = 1;
+    if (Without > With)
+      return true;
+    Seq.push_back(Y);
+    Gap.push_back(Own);
+    States += int(C.get(Y).WaitStates) + Own;
+  }
+  return false;
 }
 
 void waits::mergeClose(llvm::DenseMap<Operation *, Counts> &Need,
@@ -141,7 +168,7 @@ void waits::mergeClose(llvm::DenseMap<Operation *, Counts> &Need,
         // A wait that also gives a hazard its wait state is not merged
         // away: an s_nop would take its place, for no slot saved and an
         // earlier wait.
-        if (Anchor && Since < Within && hazardWithoutWait(HC, &Op, Need) <= 0) {
+        if (Anchor && Since < Within && !isWaitState(HC, &Op, Need)) {
           Counts &A = Need[Anchor];
           for (unsigned K = 0; K < NumCounters; ++K)
             A[K] = std::min(A[K], It->second[K]);
@@ -176,6 +203,7 @@ void waits::fitBudget(llvm::DenseMap<Operation *, Counts> &Need, Operation *Fn,
                       const OpSet &Pinned, SmallVectorImpl<Block *> &Over) {
   unsigned Max[NumCounters];
   maxCounts(Max);
+  HazardChecker HC(C);
   llvm::DenseMap<Block *, unsigned> Count; // waits after merging
   for (Block &B : Fn->getRegion(0)) {
     // Position and counter increments before each op (prefix sums), calls.
@@ -223,21 +251,48 @@ void waits::fitBudget(llvm::DenseMap<Operation *, Counts> &Need, Operation *Fn,
       }
       return M;
     };
+    // Whether the wait planned before Planned[J] is also a wait state a
+    // hazard needs (merged away, an s_nop would take its place); computed
+    // when first asked, again once a merge removed a wait close to it.
+    SmallVector<int8_t> Costly(Planned.size(), -1);
+    auto costly = [&](unsigned J) {
+      if (Costly[J] < 0)
+        Costly[J] = isWaitState(HC, Planned[J], Need);
+      return Costly[J] == 1;
+    };
     while (Planned.size() + Fixed > Allowed) {
+      // Closest pair first, but a merge that needs no s_nop before one that
+      // does: the block budget is met either way.
       int Best = -1;
       unsigned BestGap = ~0u;
-      for (unsigned J = 1; J < Planned.size(); ++J)
-        if (Pos[J] - Pos[J - 1] < BestGap && merged(J)) {
+      bool BestCostly = true;
+      for (unsigned J = 1; J < Planned.size(); ++J) {
+        unsigned Gap = Pos[J] - Pos[J - 1];
+        if (!BestCostly && Gap >= BestGap)
+          continue;
+        if (!merged(J))
+          continue;
+        bool Cost = costly(J);
+        if (Best < 0 || (BestCostly && !Cost) ||
+            (Cost == BestCostly && Gap < BestGap)) {
           Best = int(J);
-          BestGap = Pos[J] - Pos[J - 1];
+          BestGap = Gap;
+          BestCostly = Cost;
         }
+      }
       if (Best < 0)
         break;
       Need[Planned[Best - 1]] = *merged(unsigned(Best));
       Need.erase(Planned[Best]);
+      // The answers of the waits near it, before and after, may change.
+      for (unsigned J = 0; J < Planned.size(); ++J)
+        if (std::max(Pos[J], Pos[Best]) - std::min(Pos[J], Pos[Best]) <=
+            unsigned(MaxHazardWaitStates) + 1)
+          Costly[J] = -1;
       Planned.erase(Planned.begin() + Best);
       Pos.erase(Pos.begin() + Best);
       Pre.erase(Pre.begin() + Best);
+      Costly.erase(Costly.begin() + Best);
     }
     Count[&B] = Planned.size() + Fixed;
   }

@@ -260,6 +260,87 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
     amdgcn.s_endpgm [0x34]
   }
 
+  // MERGE-LABEL: amdgcn.kernel @budget_merge_keeps_wait_state
+  // Four planned waits (v0..v3 each just before its use) for a block that
+  // had three: one pair must merge. The closest pair is the waits of
+  // v_cmp and v_cndmask, but the wait before v_cndmask is also the second
+  // of its 2 wait states after v_cmp wrote VCC (valu-sgpr-valu); merged,
+  // an s_nop would take its place. The next closest pair merges instead:
+  // v13's vmcnt(1) moves up into v_cndmask's wait.
+  // MERGE: amdgcn.s_waitcnt vmcnt(3)
+  // MERGE-NEXT: v_cmp_gt_u32_e32 "vcc, 8, v0"
+  // MERGE-NEXT: v_add_u32_e32 "v5, v6, v7"
+  // MERGE-NEXT: amdgcn.s_waitcnt vmcnt(1)
+  // MERGE-NEXT: v_cndmask_b32_e32 "v8, v1, v9, vcc"
+  // MERGE-NOT: s_nop
+  // MERGE: amdgcn.s_waitcnt vmcnt(0)
+  // MERGE-NEXT: v_add_u32_e32 "v14, v3, v6"
+  amdgcn.kernel @budget_merge_keeps_wait_state attributes {descriptor = {}} {
+    amdgcn.inst [0x0] global_load_dword "v0, v[20:21], off"
+    amdgcn.inst [0x8] global_load_dword "v1, v[20:21], off offset:4"
+    amdgcn.inst [0x10] global_load_dword "v2, v[20:21], off offset:8"
+    amdgcn.inst [0x18] global_load_dword "v3, v[20:21], off offset:12"
+    amdgcn.s_waitcnt [0x20] vmcnt(0)
+    amdgcn.inst [0x24] v_cmp_gt_u32_e32 "vcc, 8, v0"
+    amdgcn.inst [0x28] v_add_u32_e32 "v5, v6, v7"
+    amdgcn.s_waitcnt [0x2c] vmcnt(0)
+    amdgcn.inst [0x30] v_cndmask_b32_e32 "v8, v1, v9, vcc"
+    amdgcn.inst [0x34] v_add_u32_e32 "v10, v6, v7"
+    amdgcn.inst [0x38] v_add_u32_e32 "v11, v6, v7"
+    amdgcn.inst [0x3c] v_add_u32_e32 "v12, v6, v7"
+    amdgcn.s_waitcnt [0x40] vmcnt(0)
+    amdgcn.inst [0x44] v_add_u32_e32 "v13, v2, v6"
+    amdgcn.inst [0x48] v_add_u32_e32 "v15, v6, v7"
+    amdgcn.inst [0x4c] v_add_u32_e32 "v16, v6, v7"
+    amdgcn.inst [0x50] v_add_u32_e32 "v17, v6, v7"
+    amdgcn.inst [0x54] v_add_u32_e32 "v14, v3, v6"
+    amdgcn.inst [0x58] global_store_dword "v[22:23], v8, off"
+    amdgcn.inst [0x60] global_store_dword "v[22:23], v13, off offset:4"
+    amdgcn.inst [0x68] global_store_dword "v[22:23], v14, off offset:8"
+    amdgcn.s_endpgm [0x70]
+  }
+
+  // MERGE-LABEL: amdgcn.kernel @wait_is_a_later_wait_state
+  // The wait for v1 could merge into v_cmp's (no op between), and v_add
+  // itself needs no wait state; but it is one of the 2 that v_cndmask,
+  // the op after it, needs after v_cmp wrote VCC: merged, an s_nop would
+  // take its place. It stays; the budget merges v14's wait into v13's.
+  // MERGE: amdgcn.s_waitcnt vmcnt(3)
+  // MERGE-NEXT: v_cmp_gt_u32_e32 "vcc, 8, v0"
+  // MERGE-NEXT: amdgcn.s_waitcnt vmcnt(2)
+  // MERGE-NEXT: v_add_u32_e32 "v5, v1, v7"
+  // MERGE-NEXT: v_cndmask_b32_e32 "v8, v6, v9, vcc"
+  // MERGE-NOT: s_nop
+  // MERGE: vmcnt(0)
+  // MERGE-NEXT: v_add_u32_e32 "v13, v2, v6"
+  // MERGE-NOT: s_waitcnt
+  // MERGE: s_endpgm
+  amdgcn.kernel @wait_is_a_later_wait_state attributes {descriptor = {}} {
+    amdgcn.inst [0x0] global_load_dword "v0, v[20:21], off"
+    amdgcn.inst [0x8] global_load_dword "v1, v[20:21], off offset:4"
+    amdgcn.inst [0x10] global_load_dword "v2, v[20:21], off offset:8"
+    amdgcn.inst [0x18] global_load_dword "v3, v[20:21], off offset:12"
+    amdgcn.s_waitcnt [0x20] vmcnt(0)
+    amdgcn.inst [0x24] v_cmp_gt_u32_e32 "vcc, 8, v0"
+    amdgcn.s_waitcnt [0x28] vmcnt(0)
+    amdgcn.inst [0x2c] v_add_u32_e32 "v5, v1, v7"
+    amdgcn.inst [0x30] v_cndmask_b32_e32 "v8, v6, v9, vcc"
+    amdgcn.inst [0x34] v_add_u32_e32 "v10, v6, v7"
+    amdgcn.inst [0x38] v_add_u32_e32 "v11, v6, v7"
+    amdgcn.inst [0x3c] v_add_u32_e32 "v12, v6, v7"
+    amdgcn.s_waitcnt [0x40] vmcnt(0)
+    amdgcn.inst [0x44] v_add_u32_e32 "v13, v2, v6"
+    amdgcn.inst [0x48] v_add_u32_e32 "v15, v6, v7"
+    amdgcn.inst [0x4c] v_add_u32_e32 "v16, v6, v7"
+    amdgcn.inst [0x50] v_add_u32_e32 "v17, v6, v7"
+    amdgcn.inst [0x54] v_add_u32_e32 "v14, v3, v6"
+    amdgcn.inst [0x58] global_store_dword "v[22:23], v8, off"
+    amdgcn.inst [0x60] global_store_dword "v[22:23], v5, off offset:4"
+    amdgcn.inst [0x68] global_store_dword "v[22:23], v13, off offset:8"
+    amdgcn.inst [0x70] global_store_dword "v[22:23], v14, off offset:12"
+    amdgcn.s_endpgm [0x78]
+  }
+
   // MERGE-LABEL: amdgcn.kernel @memory_bound_loop
   // The loop of bench l2_matmul_swish_sum_groupnorm: merging vmcnt(3),
   // vmcnt(2) and vmcnt(1) into one vmcnt(1) saves two issue slots but
@@ -356,4 +437,4 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
   }
 }
 
-// SUMMARY: amdgcn-waitcnt-relax: 7 function(s) changed
+// SUMMARY: amdgcn-waitcnt-relax: 9 function(s) changed
