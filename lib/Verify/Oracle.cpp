@@ -105,6 +105,7 @@ struct Reference::Impl {
   std::vector<TestInput> Inputs;
   std::vector<ExecResult> R0, R0Salted; // per input
   std::vector<std::string> Notes;
+  std::vector<std::string> SpecFailures;
   std::optional<Evidence> Undecidable;
   std::map<uint64_t, uint64_t> Coverage;
 
@@ -126,6 +127,9 @@ Reference::Reference() : P(std::make_unique<Impl>()) {}
 Reference::~Reference() = default;
 ArrayRef<TestInput> Reference::inputs() const { return P->Inputs; }
 ArrayRef<std::string> Reference::notes() const { return P->Notes; }
+ArrayRef<std::string> Reference::specFailures() const {
+  return P->SpecFailures;
+}
 const std::optional<Evidence> &Reference::undecidable() const {
   return P->Undecidable;
 }
@@ -315,6 +319,12 @@ Reference::create(ArrayRef<uint8_t> K0Bytes, StringRef Kernel,
 
   for (const std::string &S : Opts.Specs) {
     auto In = specInput(*I.Kernel, S, Opts.Tier1.GuardBytes);
+    if (!In && Opts.DropFailingSpecs) {
+      // A spec matched by name that does not fit the kernel (argument
+      // count or sizes): reported, the kernel keeps its other inputs.
+      I.SpecFailures.push_back("spec " + S + ": " + toString(In.takeError()));
+      continue;
+    }
     if (!In)
       return In.takeError();
     I.Inputs.push_back(std::move(*In));
@@ -364,6 +374,10 @@ Reference::create(ArrayRef<uint8_t> K0Bytes, StringRef Kernel,
                   R->Kind == emu::ErrorKind::Approximate;
       if (In.From == TestInput::Synthesized && !Hard) {
         I.Notes.push_back("dropped " + In.Name + ": K0 " + R->Message);
+        continue;
+      }
+      if (In.From == TestInput::Spec && !Hard && Opts.DropFailingSpecs) {
+        I.SpecFailures.push_back(In.Name + ": K0 " + R->Message);
         continue;
       }
       I.Undecidable =

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <set>
 
 using namespace llvm;
 
@@ -49,6 +50,94 @@ static Expected<std::vector<uint8_t>> hexBytes(StringRef Hex) {
     B.push_back(uint8_t(V));
   }
   return B;
+}
+
+/// Index-array fills (docs/run-spec.md), elements of W = 32 or 64 bits:
+///   index-iW:SEED:N           values in [0, N) (gathers, scatters);
+///   arith-iW:START:STEP[:R]   START + STEP * (k / R): CSR row offsets
+///                             (R = 1), sorted COO row indices (R > 1);
+///   cols-iW:SEED:N:RUN[:B]    runs of RUN sorted distinct values in
+///                             [B, B + N) (B = index base, default 0): the
+///                             column indices of CSR/COO rows of RUN
+///                             entries each, sorted as rocSPARSE requires.
+static Error indexFill(StringRef Fill, std::vector<uint8_t> &Data) {
+  auto [Kind, Rest] = Fill.split(':');
+  auto [KindName, WidthS] = Kind.split("-i");
+  unsigned W = 0;
+  if (WidthS.getAsInteger(10, W) || (W != 32 && W != 64))
+    return createStringError(("fill " + Kind +
+                              ": the element width must be "
+                              "i32 or i64")
+                                 .str());
+  SmallVector<StringRef, 4> F;
+  Rest.split(F, ':');
+  int64_t Lo = W == 32 ? INT32_MIN : INT64_MIN;
+  int64_t Hi = W == 32 ? INT32_MAX : INT64_MAX;
+  size_t Elt = W / 8, Count = Data.size() / Elt;
+  auto put = [&](size_t K, int64_t V) {
+    if (W == 32) {
+      int32_t V32 = int32_t(V);
+      std::memcpy(&Data[K * 4], &V32, 4);
+    } else {
+      std::memcpy(&Data[K * 8], &V, 8);
+    }
+  };
+  auto bad = [&](const Twine &Msg) {
+    return createStringError(("fill " + Fill + ": " + Msg).str());
+  };
+  if (KindName == "index") {
+    uint64_t Seed, N;
+    if (F.size() != 2 || F[0].getAsInteger(10, Seed) ||
+        F[1].getAsInteger(10, N) || N == 0 || N > uint64_t(Hi) + 1)
+      return bad(Kind + " needs SEED:N with 0 < N <= 2^" + Twine(W - 1));
+    // The same stream as before for i32 (specs of bench/ rely on it).
+    std::mt19937_64 G(Seed);
+    for (size_t K = 0; K < Count; ++K)
+      put(K, int64_t(G() % N));
+    return Error::success();
+  }
+  if (KindName == "arith") {
+    int64_t Start, Step, Repeat = 1;
+    if (F.size() < 2 || F.size() > 3 || F[0].getAsInteger(10, Start) ||
+        F[1].getAsInteger(10, Step) ||
+        (F.size() == 3 && (F[2].getAsInteger(10, Repeat) || Repeat <= 0)))
+      return bad(Kind + " needs START:STEP or START:STEP:REPEAT (REPEAT > 0)");
+    for (size_t K = 0; K < Count; ++K) {
+      // In 128 bits: a wrapped value must be an error, not a wrong index.
+      __int128 V = __int128(Start) + __int128(Step) * __int128(K / Repeat);
+      if (V < Lo || V > Hi)
+        return bad("leaves the i" + Twine(W) + " range");
+      put(K, int64_t(V));
+    }
+    return Error::success();
+  }
+  if (KindName == "cols") {
+    uint64_t Seed, N, Run;
+    int64_t Base = 0;
+    if (F.size() < 3 || F.size() > 4 || F[0].getAsInteger(10, Seed) ||
+        F[1].getAsInteger(10, N) || F[2].getAsInteger(10, Run) || Run == 0 ||
+        N < Run || N > uint64_t(Hi) + 1 ||
+        (F.size() == 4 && (F[3].getAsInteger(10, Base) || Base < 0 ||
+                           uint64_t(Base) > uint64_t(Hi) - (N - 1))))
+      return bad(Kind + " needs SEED:N:RUN[:BASE] with 0 < RUN <= N and "
+                        "BASE + N - 1 in range");
+    std::mt19937_64 G(Seed);
+    for (size_t K0 = 0; K0 < Count; K0 += Run) {
+      // RUN distinct values out of [0, N) (Floyd's sampling), sorted.
+      std::set<uint64_t> S;
+      for (uint64_t J = N - Run; J < N; ++J) {
+        uint64_t T = G() % (J + 1);
+        if (!S.insert(T).second)
+          S.insert(J);
+      }
+      size_t K = K0;
+      for (uint64_t V : S)
+        if (K < Count)
+          put(K++, Base + int64_t(V));
+    }
+    return Error::success();
+  }
+  return bad("unknown index fill '" + KindName + "'");
 }
 
 Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
@@ -145,58 +234,78 @@ Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
           for (auto &X : B.Data)
             X = uint8_t(G());
         } else if (Fill.starts_with("int-f32:") ||
-                   Fill.starts_with("int-f16:")) {
+                   Fill.starts_with("int-f16:") ||
+                   Fill.starts_with("int-f64:")) {
           // Small integers (-3..3) as floats: sums of products stay exact in
           // any order, so a host reference can check a GEMM bit for bit.
-          bool F16 = Fill.starts_with("int-f16:");
+          // f32/f64 take an optional range SEED:LO:HI (e.g. 1:3, no zeros:
+          // a divisor, a pivot).
+          StringRef Kind = Fill.take_front(7);
+          auto [SeedS, Range] = Fill.drop_front(8).split(':');
           uint64_t Seed;
-          if (Fill.drop_front(8).getAsInteger(10, Seed))
+          int64_t Lo = -3, Hi = 3;
+          if (SeedS.getAsInteger(10, Seed))
             return err(Where + ": bad seed in " + Fill);
+          if (!Range.empty()) {
+            auto [LoS, HiS] = Range.split(':');
+            if (Kind == "int-f16" || LoS.getAsInteger(10, Lo) ||
+                HiS.getAsInteger(10, Hi) || Lo > Hi || Lo < -(1 << 20) ||
+                Hi > (1 << 20))
+              return err(Where + ": " + Fill +
+                         ": the range is LO:HI with "
+                         "|LO|, |HI| <= 2^20 (f32, f64)");
+          }
           std::mt19937_64 G(Seed);
           // f16 encodings of 0, 1, 2, 3 (sign bit 0x8000).
           static const uint16_t Half[] = {0x0000, 0x3c00, 0x4000, 0x4200};
-          size_t Elt = F16 ? 2 : 4;
+          size_t Elt = Kind == "int-f16" ? 2 : Kind == "int-f32" ? 4 : 8;
           for (size_t Off = 0; Off + Elt <= B.Data.size(); Off += Elt) {
-            int V = int(G() % 7) - 3;
-            if (F16) {
+            // The same stream as before for -3..3 (bench/ specs rely on it).
+            int V = int(int64_t(G() % uint64_t(Hi - Lo + 1)) + Lo);
+            if (Elt == 2) {
               uint16_t H = Half[V < 0 ? -V : V] | (V < 0 ? 0x8000 : 0);
               std::memcpy(&B.Data[Off], &H, 2);
-            } else {
+            } else if (Elt == 4) {
               float F = float(V);
               std::memcpy(&B.Data[Off], &F, 4);
+            } else {
+              double D = double(V);
+              std::memcpy(&B.Data[Off], &D, 8);
             }
           }
-        } else if (Fill.consume_front("index-i32:")) {
-          // Valid indices for gathers and scatters: i32 in [0, N).
-          auto [SeedS, NS] = Fill.split(':');
-          uint64_t Seed, N;
-          if (SeedS.getAsInteger(10, Seed) || NS.getAsInteger(10, N) ||
-              N == 0 || N > (uint64_t(1) << 31))
-            return err(Where + ": fill index-i32 needs SEED:N with 0 < N "
-                               "<= 2^31");
-          std::mt19937_64 G(Seed);
-          for (size_t Off = 0; Off + 4 <= B.Data.size(); Off += 4) {
-            uint32_t V = uint32_t(G() % N);
-            std::memcpy(&B.Data[Off], &V, 4);
-          }
-        } else if (Fill.consume_front("arith-i32:")) {
-          // START, START+STEP, ...: CSR row offsets and other index arrays
-          // whose structure a random fill cannot give.
-          auto [StartS, StepS] = Fill.split(':');
-          int64_t Start, Step;
-          if (StartS.getAsInteger(10, Start) || StepS.getAsInteger(10, Step))
-            return err(Where + ": fill arith-i32 needs START:STEP");
-          for (size_t Off = 0; Off + 4 <= B.Data.size(); Off += 4) {
-            int64_t V = Start + Step * int64_t(Off / 4);
-            if (V < INT32_MIN || V > INT32_MAX)
-              return err(Where + ": fill arith-i32 leaves the i32 range");
-            int32_t V32 = int32_t(V);
-            std::memcpy(&B.Data[Off], &V32, 4);
-          }
+        } else if (Fill.starts_with("index-i") || Fill.starts_with("arith-i") ||
+                   Fill.starts_with("cols-i")) {
+          if (Error E = indexFill(Fill, B.Data))
+            return err(Where + ": " + toString(std::move(E)));
         } else if (Fill != "zero") {
           return err(Where + ": fill must be zero, random:SEED, "
-                             "int-f32:SEED, int-f16:SEED, "
-                             "index-i32:SEED:N or arith-i32:START:STEP");
+                             "int-f32/int-f64:SEED[:LO:HI], int-f16:SEED, "
+                             "index-iW:SEED:N, arith-iW:START:STEP[:REPEAT] "
+                             "or cols-iW:SEED:N:RUN[:BASE] (W = 32 or 64)");
+        }
+      }
+      // Bytes set after the fill: a single zero pivot, a sentinel, an
+      // initial value the caller would have written (docs/run-spec.md).
+      if (const json::Value *PV = O->get("patch")) {
+        const json::Array *PA = PV->getAsArray();
+        if (!PA)
+          return err(Where + ": \"patch\" must be an array of {\"offset\": "
+                             "N, \"bytes\": \"hex\"}");
+        for (const json::Value &E : *PA) {
+          const json::Object *PO = E.getAsObject();
+          auto POff = PO ? PO->getInteger("offset") : std::nullopt;
+          auto PHex = PO ? PO->getString("bytes") : std::nullopt;
+          if (!POff || !PHex || *POff < 0)
+            return err(Where + ": a patch needs \"offset\" (>= 0) and "
+                               "\"bytes\" (hex)");
+          auto PB = hexBytes(*PHex);
+          if (!PB)
+            return err(Where + ": patch: " + toString(PB.takeError()));
+          if (uint64_t(*POff) + PB->size() > B.Data.size())
+            return err(Where + formatv(": patch at offset {0} of {1} bytes "
+                                       "ends past the buffer ({2} bytes)",
+                                       *POff, PB->size(), B.Data.size()));
+          std::memcpy(B.Data.data() + *POff, PB->data(), PB->size());
         }
       }
       B.ReadOnly = O->getBoolean("readonly").value_or(false);

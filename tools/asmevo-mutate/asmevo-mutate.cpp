@@ -2,7 +2,8 @@
 //
 //   asmevo-mutate K0... [--list FILE] [--kernel NAME]... [--per-kernel N]
 //                 [--equivalents N] [--seed S] [--jobs N] [--min-kill-rate P]
-//                 [--report FILE] [--capture C]... [--no-tier1] [-v]
+//                 [--report FILE] [--capture C]... [--no-tier1]
+//                 [--spec-dir DIR]... [-v]
 //
 // For every kernel of every code object: builds the oracle's reference (K0
 // on its tier-1 inputs), makes semantic mutants and known-equivalent
@@ -23,6 +24,7 @@
 #include "asmevo/IR/AMDGCN.h"
 #include "asmevo/Verify/Mutate.h"
 #include "asmevo/Verify/Oracle.h"
+#include "asmevo/Verify/SpecLibrary.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
@@ -118,6 +120,12 @@ static cl::list<std::string>
                  cl::desc("tier-2 capture of the kernel (with --kernel): "
                           "also an input of the oracle"),
                  cl::cat(Cat));
+static cl::list<std::string>
+    SpecDirs("spec-dir",
+             cl::desc("directory of dispatch specs whose \"match\" regular "
+                      "expression picks the kernels they are for "
+                      "(docs/run-spec.md): extra inputs, run first"),
+             cl::cat(Cat));
 static cl::opt<bool> NoTier1("no-tier1",
                              cl::desc("no synthesized inputs: only "
                                       "--capture (tier 2 alone)"),
@@ -335,6 +343,14 @@ int main(int argc, char **argv) {
     errs() << "asmevo-mutate: no code objects\n";
     return 2;
   }
+  auto Lib = SpecLibrary::load(
+      std::vector<std::string>(SpecDirs.begin(), SpecDirs.end()));
+  if (!Lib) {
+    errs() << "asmevo-mutate: " << toString(Lib.takeError()) << "\n";
+    return 2;
+  }
+  unsigned SpecKernels = 0, SpecInputs = 0;
+  std::vector<std::string> SpecFailures;
   // Reviewed survivors: (file suffix, kernel, kind, id) -> category, reason.
   struct Review {
     std::string File, Kernel, Kind;
@@ -464,6 +480,11 @@ int main(int argc, char **argv) {
       Opts.Tier1.MaxShapes = Shapes;
       Opts.Captures = CaptureFiles;
       Opts.Synthesize = !NoTier1;
+      Opts.Specs = Lib->specsFor(K.Name);
+      // A spec that does not fit, or on which K0 fails, is reported below,
+      // not made the kernel's verdict: the kernel keeps its other inputs
+      // and its mutants count.
+      Opts.DropFailingSpecs = true;
       auto Ref = Reference::create(Bytes, K.Name, Opts);
       if (!Ref || (*Ref)->undecidable()) {
         std::string Why = Ref ? (*Ref)->undecidable()->Summary
@@ -474,6 +495,18 @@ int main(int argc, char **argv) {
         continue;
       }
       ++T.KernelsRun;
+      unsigned NSpecs = 0;
+      for (const TestInput &In : (*Ref)->inputs())
+        NSpecs += In.From == TestInput::Spec;
+      if (!Opts.Specs.empty()) {
+        ++SpecKernels;
+        SpecInputs += NSpecs;
+      }
+      for (const std::string &SF : (*Ref)->specFailures()) {
+        std::string L = F + " " + K.Name + ": SPEC-FAILED " + SF;
+        outs() << L << "\n";
+        SpecFailures.push_back(L);
+      }
       const auto &Cov = (*Ref)->coverage();
       // Sample mutants round-robin over kinds.
       std::vector<EditSite> Sites = (*Mut)->sites(K.Name, MutantKinds);
@@ -613,14 +646,18 @@ int main(int argc, char **argv) {
         Survivors.push_back(L);
         line(L);
       }
-      outs() << formatv("{0} {1}: {2} inputs, {3} mutants: {4} killed, {5} "
-                        "survived ({6} unreached, {7} dead result, {11} "
-                        "reviewed equivalent, {8} unexplained); equivalent "
-                        "rewrites {9}/{10} accepted\n",
-                        F, K.Name, (*Ref)->inputs().size(), T.Mutants,
-                        T.Mutants - T.Survived, T.Survived, T.SurvUnreached,
-                        T.SurvDead, T.SurvUnexplained, T.EquivAccepted, T.Equiv,
-                        T.SurvReviewedEq);
+      outs() << formatv(
+          "{0} {1}: {2} inputs{12}, {3} mutants: {4} killed, {5} "
+          "survived ({6} unreached, {7} dead result, {11} "
+          "reviewed equivalent, {8} unexplained); equivalent "
+          "rewrites {9}/{10} accepted\n",
+          F, K.Name, (*Ref)->inputs().size(), T.Mutants, T.Mutants - T.Survived,
+          T.Survived, T.SurvUnreached, T.SurvDead, T.SurvUnexplained,
+          T.EquivAccepted, T.Equiv, T.SurvReviewedEq,
+          Opts.Specs.empty() ? std::string()
+                             : formatv(" ({0} of {1} matching specs)", NSpecs,
+                                       Opts.Specs.size())
+                                   .str());
       outs().flush();
       All.add(T);
     }
@@ -639,6 +676,14 @@ int main(int argc, char **argv) {
   if (!Rejected.empty()) {
     outs() << "\n== known-equivalent rewrites the oracle did not accept\n";
     for (const std::string &S : Rejected)
+      outs() << S << "\n";
+  }
+  if (Lib->size()) {
+    outs() << formatv("\n== specs ({0} in --spec-dir): {1} kernels matched, "
+                      "{2} spec inputs run, {3} failed (misfit or K0 fails)\n",
+                      Lib->size(), SpecKernels, SpecInputs,
+                      SpecFailures.size());
+    for (const std::string &S : SpecFailures)
       outs() << S << "\n";
   }
   outs() << "\n== per kind (mutants, killed, survived)\n";

@@ -1,7 +1,7 @@
 //===- asmevo-verify.cpp - Is candidate K1 equivalent to the original K0? -===//
 //
 //   asmevo-verify K0 K1 [--kernel NAME]... [--kernels-file F]
-//                 [--spec S.json]... [--capture C]...
+//                 [--spec S.json]... [--spec-dir DIR]... [--capture C]...
 //                 [--tolerance [argN:]f32:ulp=N]... [--tier1] [--seeds N]
 //                 [--executor emu|hip] [-v]
 //   asmevo-verify --replay C [K0]          replay a capture with K0
@@ -17,6 +17,7 @@
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Verify/Capture.h"
 #include "asmevo/Verify/Oracle.h"
+#include "asmevo/Verify/SpecLibrary.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -45,6 +46,12 @@ static cl::opt<std::string>
 static cl::list<std::string> Specs("spec", cl::desc("dispatch spec (JSON), "
                                                     "repeatable"),
                                    cl::cat(Cat));
+static cl::list<std::string>
+    SpecDirs("spec-dir",
+             cl::desc("directory of dispatch specs picked per kernel by their "
+                      "\"match\" regular expression (docs/run-spec.md); "
+                      "tier 1 still runs"),
+             cl::cat(Cat));
 static cl::list<std::string> Captures("capture",
                                       cl::desc("captured dispatch, repeatable"),
                                       cl::cat(Cat));
@@ -315,9 +322,17 @@ int main(int argc, char **argv) {
   if (Kernels.empty())
     return bad("K0 has no kernels");
 
+  auto Lib = SpecLibrary::load(
+      std::vector<std::string>(SpecDirs.begin(), SpecDirs.end()));
+  if (!Lib)
+    return bad(toString(Lib.takeError()));
+
   int Worst = 0;
   for (const std::string &KN : Kernels) {
-    auto Ref = Reference::create(K0Bytes, KN, Opts);
+    OracleOptions KOpts = Opts;
+    for (std::string &S : Lib->specsFor(KN))
+      KOpts.Specs.push_back(std::move(S));
+    auto Ref = Reference::create(K0Bytes, KN, KOpts);
     if (!Ref) {
       if (Kernels.size() == 1)
         return bad(toString(Ref.takeError()));

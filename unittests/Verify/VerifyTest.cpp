@@ -8,10 +8,14 @@
 #include "asmevo/Verify/Mutate.h"
 #include "asmevo/Verify/Oracle.h"
 #include "asmevo/Verify/Spec.h"
+#include "asmevo/Verify/SpecLibrary.h"
 #include "asmevo/Verify/Timing.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
 
@@ -300,6 +304,105 @@ TEST(Spec, IndexFills) {
     if (!Bad)
       llvm::consumeError(Bad.takeError());
   }
+}
+
+TEST(Spec, SparseStructureFills) {
+  auto CO = CodeObject::load(test::testKernel("elementwise-gfx942-v5.hsaco"));
+  ASSERT_TRUE(bool(CO));
+  const KernelInfo *K = (*CO)->kernel("axpy_f32");
+  ASSERT_TRUE(K);
+  // i64 offsets, COO row indices (each repeated 3 times), sorted distinct
+  // columns in runs of 5, and a patch over an i32 fill.
+  auto S = parseSpec(R"({"workgroups":[1],"workgroup_size":[64],"args":[
+      {"i32":100},{"f32":1.5},
+      {"buffer_size":800,"fill":"cols-i64:7:9:5","patch":[]},
+      {"buffer_size":48,"fill":"arith-i32:4:2:3",
+       "patch":[{"offset":4,"bytes":"ffffff7f"}]}]})",
+                     *K, "", "s.json");
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  const std::vector<uint8_t> &C = S->Buffers[0].Data;
+  std::set<int64_t> All;
+  for (size_t Row = 0; Row < 20; ++Row) {
+    int64_t Prev = -1;
+    for (size_t J = 0; J < 5; ++J) {
+      int64_t V;
+      std::memcpy(&V, C.data() + 8 * (Row * 5 + J), 8);
+      EXPECT_TRUE(V > Prev && V < 9) << "row " << Row << ": " << V;
+      Prev = V;
+      All.insert(V);
+    }
+  }
+  EXPECT_EQ(All.size(), 9u); // every column appears somewhere
+  const std::vector<uint8_t> &R = S->Buffers[1].Data;
+  for (size_t I = 0; I < 12; ++I) {
+    int32_t V;
+    std::memcpy(&V, R.data() + 4 * I, 4);
+    EXPECT_EQ(V, I == 1 ? INT32_MAX : 4 + 2 * int32_t(I / 3)) << I;
+  }
+  auto S64 = parseSpec(R"({"workgroups":[1],"workgroup_size":[64],"args":[
+      {"i32":1},{"f32":1},{"buffer_size":24,"fill":"arith-i64:4294967296:-1"},
+      {"buffer_size":8,"fill":"index-i64:1:3"}]})",
+                       *K, "", "s.json");
+  ASSERT_TRUE(bool(S64)) << llvm::toString(S64.takeError());
+  for (size_t I = 0; I < 3; ++I) {
+    int64_t V;
+    std::memcpy(&V, S64->Buffers[0].Data.data() + 8 * I, 8);
+    EXPECT_EQ(V, 4294967296ll - int64_t(I));
+  }
+  int64_t Ix;
+  std::memcpy(&Ix, S64->Buffers[1].Data.data(), 8);
+  EXPECT_TRUE(Ix >= 0 && Ix < 3);
+  for (const char *Buf :
+       {R"("fill":"cols-i32:1:4:5")", R"("fill":"cols-i32:1:4")",
+        R"("fill":"arith-i16:0:1")", R"("fill":"arith-i32:0:1:0")",
+        R"("fill":"arith-i64:9223372036854775807:1")",
+        R"("fill":"foo-i32:1:2")", R"("patch":[{"offset":15,"bytes":"0000"}])",
+        R"("patch":[{"offset":0,"bytes":"0"}])", R"("patch":{"offset":0})"}) {
+    std::string J = std::string(R"({"workgroups":[1],"workgroup_size":[64],)"
+                                R"("args":[{"i32":1},{"f32":1},)"
+                                R"({"buffer_size":16,)") +
+                    Buf + R"(},{"buffer_size":4}]})";
+    auto Bad = parseSpec(J, *K, "", "bad.json");
+    EXPECT_FALSE(bool(Bad)) << Buf;
+    if (!Bad)
+      llvm::consumeError(Bad.takeError());
+  }
+}
+
+TEST(Spec, LibraryMatchesMangledAndDemangledNames) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("speclib", Dir));
+  auto put = [&](const char *Name, const char *Json) {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS((Dir + "/" + Name).str(), EC);
+    ASSERT_FALSE(EC);
+    OS << Json;
+  };
+  // void foo::bar<4>(float*) and foo::bar<8>; the demangled form is what a
+  // spec author reads, the mangled one is the symbol.
+  put("a.json", R"({"match": "^void foo::bar<4>\\(", "args": []})");
+  put("b.json", R"({"match": ["^_ZN3foo3barILi8EEEvPf$"], "args": []})");
+  put("c.json", R"({"match": "foo::bar<(4|8)>", "args": []})");
+  put("notes.txt", "not a spec");
+  auto Lib = SpecLibrary::load({std::string(Dir)});
+  ASSERT_TRUE(bool(Lib)) << llvm::toString(Lib.takeError());
+  EXPECT_EQ(Lib->size(), 3u);
+  auto names = [](std::vector<std::string> V) {
+    std::string S;
+    for (const std::string &P : V)
+      S += llvm::sys::path::filename(P).str() + " ";
+    return S;
+  };
+  EXPECT_EQ(names(Lib->specsFor("_ZN3foo3barILi4EEEvPf")), "a.json c.json ");
+  EXPECT_EQ(names(Lib->specsFor("_ZN3foo3barILi8EEEvPf")), "b.json c.json ");
+  EXPECT_EQ(names(Lib->specsFor("_ZN3foo3barILi5EEEvPf")), "");
+  EXPECT_EQ(names(Lib->specsFor("axpy_f32")), "");
+  put("d.json", R"({"match": "bar[", "args": []})");
+  auto Bad = SpecLibrary::load({std::string(Dir)});
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_NE(llvm::toString(Bad.takeError()).find("d.json: bad \"match\""),
+            std::string::npos);
+  llvm::sys::fs::remove_directories(Dir);
 }
 
 TEST(Timing, Statistics) {

@@ -110,6 +110,11 @@ struct OracleOptions {
   Tier1Options Tier1;
   bool Synthesize = true; // tier 1 inputs (besides specs and captures)
   std::vector<std::string> Specs;    // SPEC.json paths
+  /// A spec that does not fit the kernel, or on which K0 fails (fault, race,
+  /// budget), is dropped and listed in specFailures() instead of making the
+  /// kernel undecidable: manifest runs (asmevo-mutate --spec-dir) keep the
+  /// other inputs and report it.
+  bool DropFailingSpecs = false;
   std::vector<std::string> Captures; // capture files
   std::vector<Tolerance> Tolerances;
   /// Approximate opcodes: strict (default) refuses to decide when K0 and K1
@@ -161,6 +166,8 @@ public:
   /// Inputs kept and the notes gathered while building them.
   llvm::ArrayRef<TestInput> inputs() const;
   llvm::ArrayRef<std::string> notes() const;
+  /// Specs dropped under OracleOptions::DropFailingSpecs, with K0's failure.
+  llvm::ArrayRef<std::string> specFailures() const;
   /// K0 cannot be decided at all (unsupported opcode, no usable input,
   /// tier-2 infidelity): every check() is CannotDecide with this reason.
   const std::optional<Evidence> &undecidable() const;
