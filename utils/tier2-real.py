@@ -84,7 +84,11 @@ def mutate(args, obj, kernel, caps, mode, out_path):
     cmd = [os.path.join(args.build, "bin", "asmevo-mutate"), obj,
            "--kernel", kernel, "--per-kernel", str(args.per_kernel),
            "--equivalents", "0", "--jobs", str(args.jobs),
-           "--timeout", str(args.timeout), "--min-kill-rate", "0"]
+           "--timeout", str(args.timeout), "--min-kill-rate", "0",
+           # Reviewed survivors: their reasons in the report files.
+           "--annotations", os.path.join(
+               os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+               "test", "Verify", "tier2-mutation-survivors.txt")]
     if mode in ("tier2", "both"):
         for c in caps:
             cmd += ["--capture", c]
