@@ -986,7 +986,7 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
   std::optional<KernelSignature> Sig;
   std::set<unsigned> SigArrays;
   bool PtrArraysTried = false;
-  if (StringRef(K.Name).starts_with("_Z")) {
+  if (O.Signature && StringRef(K.Name).starts_with("_Z")) {
     auto S = KernelSignature::get(*K.Meta);
     if (!S) {
       Notes.push_back("no signature: " + toString(S.takeError()));

@@ -115,6 +115,10 @@ static cl::opt<std::string> ReportFile("report",
                                                 "here"),
                                        cl::cat(Cat));
 static cl::opt<bool> Verbose("v", cl::desc("print every mutant"), cl::cat(Cat));
+static cl::opt<bool> NoSignature(
+    "no-signature",
+    cl::desc("tier 1 without the argument types of the demangled kernel name"),
+    cl::cat(Cat));
 static cl::list<std::string>
     CaptureFiles("capture",
                  cl::desc("tier-2 capture of the kernel (with --kernel): "
@@ -478,6 +482,7 @@ int main(int argc, char **argv) {
       OracleOptions Opts;
       Opts.Tier1.Seeds = Seeds;
       Opts.Tier1.MaxShapes = Shapes;
+      Opts.Tier1.Signature = !NoSignature;
       Opts.Captures = CaptureFiles;
       Opts.Synthesize = !NoTier1;
       Opts.Specs = Lib->specsFor(K.Name);

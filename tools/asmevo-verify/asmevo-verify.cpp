@@ -91,6 +91,11 @@ static cl::opt<bool> AssumeNoalias(
     cl::cat(Cat));
 static cl::opt<bool> Verbose("v", cl::desc("print inputs and notes"),
                              cl::cat(Cat));
+static cl::opt<bool> NoSignature(
+    "no-signature",
+    cl::desc("tier 1 without the argument types of the demangled kernel name "
+             "(arrays of device pointers, enum values)"),
+    cl::cat(Cat));
 static cl::opt<std::string> Replay("replay",
                                    cl::desc("replay capture C with K0 (the "
                                             "embedded code object or the "
@@ -282,6 +287,7 @@ int main(int argc, char **argv) {
   Opts.Tier1.Seeds = Seeds;
   Opts.Tier1.MaxShapes = Shapes;
   Opts.Tier1.Aliasing = !AssumeNoalias;
+  Opts.Tier1.Signature = !NoSignature;
   Opts.Tier1.Budget = std::min<uint64_t>(Budget, 1ull << 20);
   Opts.Budget = Budget;
   Opts.Strict = !NoStrict;

@@ -98,6 +98,9 @@ struct Tier1Options {
   /// argument (not for .is_restrict arguments); off: --assume-noalias.
   bool Aliasing = true;
   unsigned MaxAliasing = 4; // aliasing inputs at most
+  /// Type the arguments by the demangled kernel name (KernelSignature.h):
+  /// arrays of device pointers, enum values. Off: --no-signature.
+  bool Signature = true;
   /// Extra inputs after those (docs/verification.md): structured
   /// (index-like buffers chosen by K0's reach, small unequal counts) on two
   /// shapes, large integers, division extremes, thresholds, f32 denormals,
