@@ -182,6 +182,13 @@ Expected<KernelSignature> KernelSignature::demangle(StringRef Mangled) {
   const auto *F = static_cast<const id::FunctionEncoding *>(Root);
   KernelSignature S;
   S.Demangled = print(Root);
+  // A lambda among the template arguments (rocPRIM's trampoline kernels)
+  // opens template parameter levels of its own ('lambda'(auto)), and the
+  // parser then resolves the function's T1_ to another level's argument:
+  // rocPRIM's lambda taken by value (32 bytes) demangles as `int*`.
+  if (print(F->getName()).find("'lambda") != std::string::npos)
+    return createStringError("a lambda among the template arguments: the "
+                             "parameters' template references are ambiguous");
   id::NodeArray Ps = F->getParams();
   // f(void) is mangled with the single parameter type `v`.
   if (Ps.size() == 1 && print(Ps[0]) == "void")

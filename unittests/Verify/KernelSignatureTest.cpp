@@ -227,6 +227,20 @@ TEST(KernelSignature, MismatchesGiveNoSignature) {
   llvm::consumeError(H.takeError());
 }
 
+TEST(KernelSignature, LambdaTemplateArgument) {
+  // rocPRIM's trampoline_kernel<config, arch, reduce_impl<...>(...)::
+  // 'lambda'(auto), selector>(lambda): the lambda parameter (by value, 32
+  // bytes in the metadata) demangles as `int*`. No signature.
+  auto S = KernelSignature::demangle(
+      "_ZN7rocprim17ROCPRIM_400200_NS6detail17trampoline_kernelINS1_21wra"
+      "pped_reduce_configINS0_14default_configEiEELNS1_11target_archE1201"
+      "EZNS1_11reduce_implILb0ES4_PiS8_iNS0_4plusIiEEEE10hipError_tPvRmT1"
+      "_T2_T3_mT4_P12ihipStream_tbEUlT_E0_NS1_23default_config_selectorEE"
+      "EvSE_");
+  ASSERT_FALSE(bool(S));
+  EXPECT_NE(llvm::toString(S.takeError()).find("lambda"), std::string::npos);
+}
+
 TEST(KernelSignature, NoParameters) {
   auto S = KernelSignature::get(meta("_Z7no_argsv", {}));
   ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
