@@ -204,6 +204,16 @@ llvm::Error Emitter::layout() {
           formatv("function {0}: align {1} is not a power of two", L.Name,
                   Align));
     L.NewStart = llvm::alignTo(Cursor, Align);
+    // A function that must stay in place after code that shrank: the
+    // function before it gets the difference as padding. Only after a
+    // relocatable function, which never runs off its end into the padding.
+    if (!L.Relocatable && L.OldStart > int64_t(L.NewStart) && !Funcs.empty() &&
+        Funcs.back().Relocatable && (L.OldStart - L.NewStart) % 4 == 0) {
+      FunctionLayout &Prev = Funcs.back();
+      Prev.PadWords += (L.OldStart - int64_t(L.NewStart)) / 4;
+      Prev.NewEnd = L.OldStart;
+      L.NewStart = L.OldStart;
+    }
     if (!L.Relocatable && L.OldStart != int64_t(L.NewStart))
       return llvm::createStringError(formatv(
           "function {0} is not relocatable ({1}) but would move from {2:x} "
