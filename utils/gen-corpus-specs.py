@@ -1,0 +1,522 @@
+#!/usr/bin/env python3
+"""Writes test/Verify/corpus-specs/: dispatch specs (docs/run-spec.md) for the
+corpus kernel families whose arguments must agree (a sorted CSR/COO matrix
+with its sizes, dense operands whose leading dimensions fit, the launch the
+host code makes), so that asmevo-mutate/asmevo-verify --spec-dir run them on
+valid launches (docs/verification.md, corpus mutation sample).
+
+Each family below follows the kernel's parameters in the order of its
+demangled signature (checked against the code object's kernarg metadata:
+sizes and offsets) and the meaning rocSPARSE/rocBLAS give them (read in the
+public sources; nothing copied). Every spec says in "about" what the launch
+is. Run from anywhere: python3 utils/gen-corpus-specs.py (rewrites the
+directory's files; review the diff); lit spec-dir.test checks that the
+committed files are what this script writes.
+"""
+import json, os, re, shutil, struct
+
+import argparse
+
+ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+ap.add_argument('--out', default=os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), '..', 'test', 'Verify',
+    'corpus-specs'), help='directory to write (default: the repository\'s)')
+OUT = ap.parse_args().out
+
+def f32hex(*vals):
+    return ''.join(struct.pack('<f', v).hex() for v in vals)
+
+class Ty:
+    def __init__(s, name, size, fill, comps=1):
+        s.name, s.size, s.fill, s.comps = name, size, fill, comps
+F32 = Ty('float', 4, 'int-f32')
+CF32 = Ty('complex<float>', 8, 'int-f32', 2)
+BF16 = Ty('bf16', 2, 'int-f16')
+F64 = Ty('double', 8, 'int-f64')
+CF64 = Ty('complex<double>', 16, 'int-f64', 2)
+I32 = Ty('int', 4, None)
+I64 = Ty('long', 8, None)
+
+def alpha_host(T, re_, im=-0.5):
+    # const_host_device_scalar<T>: 8 bytes, the value in host mode
+    b = f32hex(re_) + (f32hex(im) if T.comps == 2 else '')
+    return {'bytes': b.ljust(16, '0')}
+
+def buf(nelem, T_or_size, fill, seed=None):
+    size = T_or_size if isinstance(T_or_size, int) else T_or_size.size
+    f = fill if seed is None else f'{fill}:{seed}'
+    return {'buffer_size': nelem * size, 'fill': f}
+
+def clean():
+    for fam in os.listdir(OUT) if os.path.isdir(OUT) else []:
+        p = os.path.join(OUT, fam)
+        if os.path.isdir(p):
+            shutil.rmtree(p)
+
+clean()
+
+def ival(I, v):
+    return {'i64' if I == 8 else 'i32': v}
+
+def write(family, name, match, about, wg, wgs, args, lds=None):
+    """One spec file; args one per line so that diffs stay readable."""
+    d = {'match': match, 'about': about, 'workgroups': wg, 'workgroup_size': wgs,
+         'args': args}
+    if lds is not None:
+        d['dynamic_lds'] = lds
+    os.makedirs(f'{OUT}/{family}', exist_ok=True)
+    lines = ['{']
+    for k in ('match', 'about', 'workgroups', 'workgroup_size', 'dynamic_lds'):
+        if k in d:
+            lines.append(f' {json.dumps(k)}: {json.dumps(d[k])},')
+    lines.append(' "args": [')
+    lines.append(',\n'.join('  ' + json.dumps(a) for a in args))
+    lines.append(' ]')
+    lines.append('}')
+    with open(f'{OUT}/{family}/{name}.json', 'w') as fh:
+        fh.write('\n'.join(lines) + '\n')
+
+def esc(s):
+    return re.sub(r'([()\[\].*+?{}|^$\\])', r'\\\1', s)
+
+def dm(prefix, targs):
+    # anchored on the demangled name up to the end of the template arguments
+    # c++filt writes '> >', LLVM's demangler '>>'
+    return ('^void ' + esc(prefix + '<' + targs + '>') + r'\(').replace('>>', '> ?>')
+
+# ---- coommnn_segmented_remainder_kernel<256, WF, LOOPS, TRANSB, T, I, A, B, C>
+def coomm_seg_rem(tag, targs, T, I, A, B, C):
+    WF, LOOPS, BS = 4, 4, 256
+    match = dm('rocsparse::coommnn_segmented_remainder_kernel', targs)
+    for v, (nnz, batch, order, base, host, M, N, K, ldb, colB) in enumerate([
+            (2500, 1, 1, 0, True, 300, 7, 50, 53, 4),
+            (1300, 2, 0, 1, False, 300, 6, 40, 41, 4),
+            (1024, 1, 1, 0, True, 130, 3, 17, 17, 0),
+            (2100, 1, 0, 0, True, 40, 5, 90, 90, 4)]):
+        # rows of 9 (segments across wave and block edges), 8, and 70 (a
+        # segment longer than a wave: the reduction's 64- and 128-steps)
+        per_row = [9, 9, 8, 70][v]
+        gx = (nnz + LOOPS * BS - 1) // (LOOPS * BS)
+        ldc = (M + 1) if order == 1 else (N + 2)
+        csize = ldc * N if order == 1 else ldc * M
+        args = [{'u8': 1 if v == 1 else 0}, {'u8': 0}, ival(I.size, colB),
+                ival(I.size, M), ival(I.size, N), ival(I.size, K),
+                {'i64': nnz}, {'i64': nnz if batch > 1 else 0},
+                alpha_host(T, 1.5) if host else buf(1, T, T.fill, 11),
+                buf(gx * batch, I.size, 'zero'),
+                buf(gx * (colB + WF) + gx * N * (batch - 1) + gx, T, 'zero'),
+                buf(nnz * batch, I.size, f'arith-i{8*I.size}:{base}:1:{per_row}'),
+                buf(nnz * batch, I.size, f'cols-i{8*I.size}:{5+v}:{K}:{per_row}:{base}'),
+                buf(nnz * batch, A, A.fill, 21 + v),
+                buf(ldb * N * batch, B, B.fill, 31 + v),
+                {'i64': ldb}, {'i64': ldb * N if batch > 1 else 0},
+                buf(csize * batch, C, C.fill, 41 + v),
+                {'i64': ldc}, {'i64': csize if batch > 1 else 0},
+                {'u32': order}, {'u32': base}, {'u8': 1 if host else 0}]
+        about = (f'COO SpMM remainder columns [{colB}, {N}) of C = alpha A B + C: '
+                 f'M={M} N={N} K={K}, nnz={nnz} sorted in rows of {per_row}, '
+                 f'{"column" if order else "row"}-major C, index base {base}, '
+                 f'alpha {"by value" if host else "by device pointer"}, {batch} batch(es); '
+                 f'grid x = ceil(nnz / (LOOPS*256)) = {gx}')
+        write('coomm', f'segmented_remainder_{tag}_{v}', match, about,
+              [gx, 1, batch], [BS], args)
+
+coomm_seg_rem('f32_i32', '256u, 4u, 4u, false, float, int, float, float, float',
+              F32, I32, F32, F32, F32)
+coomm_seg_rem('c64_i64', '256u, 4u, 4u, false, rocsparse_complex_num<float>, long, '
+              'rocsparse_complex_num<float>, rocsparse_complex_num<float>, '
+              'rocsparse_complex_num<float>', CF32, I64, CF32, CF32, CF32)
+coomm_seg_rem('bf16_i32', '256u, 4u, 4u, false, float, int, rocsparse_bfloat16, '
+              'rocsparse_bfloat16, float', F32, I32, BF16, BF16, F32)
+
+# ---- csrmmnn_nnz_split_remainder_kernel<256, WF, I, J, A, B, C, T>
+def csrmm_nnz_rem(tag, targs, I, J, A, B, C, T, WF=2):
+    BS = 256
+    match = dm('rocsparse::csrmmnn_nnz_split_remainder_kernel', targs)
+    for v, (nnz, R, order, base, host, N, K, ldb, off) in enumerate([
+            (1900, 8, 1, 0, True, 5, 40, 43, 4),
+            (1024, 16, 0, 1, False, 2, 33, 33, 0),
+            (1400, 100, 1, 0, True, 7, 120, 121, 6)]):
+        nb = (nnz + BS - 1) // BS
+        M = (nnz + R - 1) // R + 3
+        # row_limits[b]: the row holding entry 256 b (rows of R entries)
+        lim_step = BS // R if BS % R == 0 else None
+        nrp = max(M + 1, (BS * nb) // R + 2)
+        ldc = (M + 2) if order == 1 else (N + 1)
+        csize = ldc * N if order == 1 else ldc * M
+        if lim_step:
+            limits = buf(nb + 1, J.size, f'arith-i{8*J.size}:0:{lim_step}')
+        else:
+            limits = buf(nb + 1, J.size, 'zero')   # left = 0 is a valid lower bound
+        lim_patch = (M).to_bytes(J.size, 'little').hex()
+        limits['patch'] = [{'offset': nb * J.size, 'bytes': lim_patch}]
+        args = [{'u8': 1 if v == 1 else 0}, {'u8': 0}, ival(J.size, off),
+                ival(J.size, M), ival(J.size, N), ival(J.size, K), ival(I.size, nnz),
+                alpha_host(T, 1.5) if host else buf(1, T, T.fill, 12),
+                buf(nb, J.size, 'zero'), buf(nb * N, T, 'zero'), limits,
+                buf(nrp, I.size, f'arith-i{8*I.size}:{base}:{R}'),
+                buf(nnz, J.size, f'cols-i{8*J.size}:{7+v}:{K}:{R}:{base}'),
+                buf(nnz, A, A.fill, 22 + v), buf(ldb * N, B, B.fill, 32 + v),
+                {'i64': ldb},
+                alpha_host(T, 1.0, 0.0) if host else buf(1, T, T.fill, 13),
+                buf(csize, C, C.fill, 42 + v), {'i64': ldc},
+                {'u32': order}, {'u32': base}, {'u8': 1 if host else 0}]
+        about = (f'CSR SpMM (nnz split) remainder columns [{off}, {N}): M={M} '
+                 f'(3 rows more than the entries fill; row_ptr is only read below nnz) N={N} K={K}, nnz={nnz} in rows of {R}, '
+                 f'row_limits[b] = the row of entry 256 b (csrmmnn_nnz_split_'
+                 f'compute_row_limits), last = M; {"column" if order else "row"}-major C, '
+                 f'index base {base}, alpha/beta {"by value" if host else "by device pointer"}; '
+                 f'grid = ceil(nnz / 256) = {nb}')
+        write('csrmm', f'nnz_split_remainder_{tag}_{v}', match, about, [nb], [BS], args)
+
+csrmm_nnz_rem('f32_i32_i32', '256u, 2u, int, int, float, float, float, float',
+              I32, I32, F32, F32, F32, F32)
+csrmm_nnz_rem('bf16_i64_i32', '256u, 2u, long, int, rocsparse_bfloat16, rocsparse_bfloat16, float, float',
+              I64, I32, BF16, BF16, F32, F32)
+csrmm_nnz_rem('c64_i64_i64', '256u, 2u, long, long, rocsparse_complex_num<float>, '
+              'rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>',
+              I64, I64, CF32, CF32, CF32, CF32)
+
+# ---- csrmmnt_row_split_subwfsize_x_loop_plus_swfs_columns_kernel
+#      <256, 16, 8, LOOP, SUBWFSIZES..., T, I, J, A, B, C>
+def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
+    BS, WF = 256, 16
+    match = dm('rocsparse::csrmmnt_row_split_subwfsize_x_loop_plus_swfs_columns_kernel',
+               targs)
+    for v, (M, R, K, start, order, base, host, beta, batch) in enumerate([
+            (100, 20, 45, 0, 1, 0, True, 0.0, 1),
+            (37, 5, 9, 3, 0, 1, False, 2.0, 2),
+            (70, 33, 64, 1, 1, 0, True, -1.0, 1)]):
+        end = start + ncols
+        gx = (M - 1) // (BS // WF) + 1
+        nnz = M * R
+        ldb = end + 1
+        ldc = (M + 3) if order == 1 else (end + 2)
+        csize = ldc * end if order == 1 else ldc * M
+        bsize = ldb * K
+        def scal(x, seed):
+            return alpha_host(T, x, 0.25) if host else buf(1, T, T.fill, seed)
+        args = [scal(1.5, 14), scal(beta, 15), {'u8': 1 if host else 0},
+                ival(J.size, start), ival(J.size, end), ival(J.size, M),
+                ival(J.size, end),
+                {'i64': (M + 1) if batch > 1 else 0}, {'i64': nnz if batch > 1 else 0},
+                buf((M + 1) * batch, I.size, f'arith-i{8*I.size}:{base}:{R}'),
+                buf(nnz * batch, J.size, f'cols-i{8*J.size}:{9+v}:{K}:{R}:{base}'),
+                buf(nnz * batch, A, A.fill, 23 + v),
+                buf(bsize * batch, B, B.fill, 33 + v), {'i64': ldb},
+                {'i64': bsize if batch > 1 else 0},
+                buf(csize * batch, C, C.fill, 43 + v), {'i64': ldc},
+                {'i64': csize if batch > 1 else 0},
+                {'u32': order}, {'u32': base}, {'u8': 1 if v == 1 else 0}, {'u8': 0}]
+        if batch > 1:
+            # the second batch's row offsets continue the first's: rebase them
+            args[9] = buf((M + 1) * batch, I.size, f'arith-i{8*I.size}:{base}:{R}')
+            args[9]['patch'] = [
+                {'offset': (M + 1 + r) * I.size,
+                 'bytes': (base + R * r).to_bytes(I.size, 'little').hex()}
+                for r in range(M + 1)]
+        about = (f'CSR x dense (B row-major) columns [{start}, {end}) of C = alpha A B + beta C: '
+                 f'M={M} K={K} in rows of {R} (16 lanes per row: rows longer and shorter than 16), '
+                 f'beta={beta}, {"column" if order else "row"}-major C, index base {base}, '
+                 f'{batch} batch(es), scalars {"by value" if host else "by device pointer"}; '
+                 f'grid x = ceil(M / 16) = {gx}')
+        write('csrmm', f'row_split_{tag}_{v}', match, about, [gx, batch], [BS], args)
+
+csrmm_row_split('l3_4_f32', '256u, 16u, 8u, 3u, 4u, float, int, int, float, float, float', 28,
+                F32, I32, I32, F32, F32, F32)
+csrmm_row_split('l3_4_c64', '256u, 16u, 8u, 3u, 4u, rocsparse_complex_num<float>, long, long, '
+                'rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>', 28,
+                CF32, I64, I64, CF32, CF32, CF32)
+csrmm_row_split('l3_4_bf16', '256u, 16u, 8u, 3u, 4u, float, long, int, rocsparse_bfloat16, '
+                'rocsparse_bfloat16, float', 28, F32, I64, I32, BF16, BF16, F32)
+csrmm_row_split('l7_2_1_f32', '256u, 16u, 8u, 7u, 2u, 1u, float, int, int, float, float, float', 59,
+                F32, I32, I32, F32, F32, F32)
+csrmm_row_split('l7_2_1_c64', '256u, 16u, 8u, 7u, 2u, 1u, rocsparse_complex_num<float>, long, long, '
+                'rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>', 59,
+                CF32, I64, I64, CF32, CF32, CF32)
+csrmm_row_split('l7_2_1_bf16', '256u, 16u, 8u, 7u, 2u, 1u, float, long, int, rocsparse_bfloat16, '
+                'rocsparse_bfloat16, float', 59, F32, I64, I32, BF16, BF16, F32)
+
+# ---- coommnn_segmented_atomic<WF, LOOPS, COLS, NT, T, I, A, B, C>
+def coomm_seg_atomic(tag, targs, T, I, A, B, C, WF=64, LOOPS=16, COLS=1):
+    match = dm('rocsparse::coommnn_segmented_atomic', targs)
+    for v, (nnz, R, M, K, ncols, nstart, order, base, host, trans, batch) in enumerate([
+            (3000, 7, 430, 40, 5, 0, 1, 0, True, 112, 1),
+            (700, 70, 21, 90, 2, 1, 0, 1, False, 113, 2),
+            (1024, 3, 342, 11, 1, 3, 1, 0, True, 112, 1)]):
+        gx = (nnz + LOOPS * WF - 1) // (LOOPS * WF)
+        gy = ncols // COLS
+        N = nstart + ncols
+        ldb = N + 1
+        ldc = (M + 1) if order == 1 else (N + 2)
+        csize = ldc * N if order == 1 else ldc * M
+        rows = buf(nnz * batch, I.size, f'arith-i{8*I.size}:{base}:1:{R}')
+        args = [{'u32': trans}, {'i64': nnz}, ival(I.size, nstart),
+                {'i64': nnz if batch > 1 else 0},
+                alpha_host(T, 1.5) if host else buf(1, T, T.fill, 16),
+                rows,
+                buf(nnz * batch, I.size, f'cols-i{8*I.size}:{11+v}:{K}:{R}:{base}'),
+                buf(nnz * batch, A, A.fill, 24 + v),
+                buf(ldb * K * batch, B, B.fill, 34 + v), {'i64': ldb},
+                {'i64': ldb * K if batch > 1 else 0},
+                buf(csize * batch, C, C.fill, 44 + v), {'i64': ldc},
+                {'i64': csize if batch > 1 else 0},
+                {'u32': order}, {'u32': base}, {'u8': 1 if host else 0}]
+        about = (f'COO x dense (B row-major, op {trans}) with atomic segmented sums, '
+                 f'columns [{nstart}, {N}) one per workgroup along y: M={M} K={K}, nnz={nnz} '
+                 f'sorted in rows of {R} (the second batch continues the row numbers), '
+                 f'{"column" if order else "row"}-major C, index base {base}, '
+                 f'alpha {"by value" if host else "by device pointer"}, {batch} batch(es); '
+                 f'grid x = ceil(nnz / (LOOPS*WF)) = {gx}')
+        write('coomm', f'segmented_atomic_{tag}_{v}', match, about, [gx, gy, batch], [WF], args)
+
+coomm_seg_atomic('f32', '64u, 16u, 1u, true, float, int, float, float, float',
+                 F32, I32, F32, F32, F32)
+coomm_seg_atomic('c64', '64u, 16u, 1u, true, rocsparse_complex_num<float>, long, '
+                 'rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>',
+                 CF32, I64, CF32, CF32, CF32)
+coomm_seg_atomic('bf16', '64u, 16u, 1u, true, float, int, rocsparse_bfloat16, rocsparse_bfloat16, float',
+                 F32, I32, BF16, BF16, F32)
+
+# ---- coommnn_atomic_remainder<256, WF, TRANSB, T, I, A, B, C>
+def coomm_atomic_rem(tag, targs, T, I, A, B, C):
+    BS = 256
+    match = dm('rocsparse::coommnn_atomic_remainder', targs)
+    for v, (nnz, R, M, K, off, N, order, base, host) in enumerate([
+            (1500, 6, 260, 30, 2, 5, 1, 0, True),
+            (700, 300, 4, 310, 0, 1, 0, 1, False),
+            (256, 1, 300, 7, 5, 8, 1, 0, True)]):
+        gx = (nnz + BS - 1) // BS
+        ldb = N + 1
+        ldc = (M + 1) if order == 1 else (N + 2)
+        csize = ldc * N if order == 1 else ldc * M
+        args = [{'u8': 1 if v == 1 else 0}, {'u8': 0}, ival(I.size, off), ival(I.size, N),
+                {'i64': nnz}, {'i64': 0},
+                alpha_host(T, 1.5) if host else buf(1, T, T.fill, 17),
+                buf(nnz, I.size, f'arith-i{8*I.size}:{base}:1:{R}'),
+                buf(nnz, I.size, f'cols-i{8*I.size}:{13+v}:{K}:{R}:{base}'),
+                buf(nnz, A, A.fill, 25 + v), buf(ldb * K, B, B.fill, 35 + v),
+                {'i64': ldb}, {'i64': 0}, buf(csize, C, C.fill, 45 + v), {'i64': ldc},
+                {'i64': 0}, {'u32': order}, {'u32': base}, {'u8': 1 if host else 0}]
+        about = (f'COO x dense (B row-major) remainder columns [{off}, {N}) with atomic '
+                 f'sums: M={M} K={K}, nnz={nnz} sorted in rows of {R}, '
+                 f'{"column" if order else "row"}-major C, index base {base}, '
+                 f'alpha {"by value" if host else "by device pointer"}, one batch; '
+                 f'grid = ceil(nnz / 256) = {gx}')
+        write('coomm', f'atomic_remainder_{tag}_{v}', match, about, [gx], [BS], args)
+
+coomm_atomic_rem('f32', '256u, 1u, true, float, int, float, float, float', F32, I32, F32, F32, F32)
+coomm_atomic_rem('c64', '256u, 1u, true, rocsparse_complex_num<float>, long, rocsparse_complex_num<float>, '
+                 'rocsparse_complex_num<float>, rocsparse_complex_num<float>', CF32, I64, CF32, CF32, CF32)
+coomm_atomic_rem('bf16', '256u, 1u, true, float, int, rocsparse_bfloat16, rocsparse_bfloat16, float',
+                 F32, I32, BF16, BF16, F32)
+
+# ---- csr2dense_kernel<16, 32, I, J, T>
+def csr2dense(tag, targs, I, J, T):
+    match = dm('rocsparse::csr2dense_kernel', targs)
+    for v, (m, n, R, order, base) in enumerate([
+            (40, 50, 37, 1, 0), (17, 9, 1, 0, 1), (33, 70, 65, 1, 0), (16, 5, 5, 0, 0)]):
+        gx = (m + 15) // 16
+        ld = (m + 3) if order == 1 else (n + 2)
+        dsize = ld * n if order == 1 else ld * m
+        args = [{'i32': base}, ival(J.size, m), ival(J.size, n),
+                buf(m * R, T, 'random', 51 + v),
+                buf(m + 1, I.size, f'arith-i{8*I.size}:{base}:{R}'),
+                buf(m * R, J.size, f'cols-i{8*J.size}:{15+v}:{n}:{R}:{base}'),
+                buf(dsize, T, 'random', 61 + v), {'i64': ld}, {'u32': order}]
+        about = (f'CSR to dense: m={m} n={n}, rows of {R} sorted distinct columns '
+                 f'(32 lanes per row: {"one entry" if R == 1 else "loops" if R > 32 else "one step"}), '
+                 f'{"column" if order else "row"}-major dense with ld={ld}, index base {base}; '
+                 f'16 rows per 512-wide workgroup, grid = {gx}')
+        write('csr2dense', f'csr2dense_{tag}_{v}', match, about, [gx], [512], args)
+
+csr2dense('i32_f32', '16, 32, int, int, float', I32, I32, F32)
+csr2dense('i64_f32', '16, 32, long, long, float', I64, I64, F32)
+csr2dense('i64_i32_f32', '16, 32, long, int, float', I64, I32, F32)
+
+# ---- calculator_inverse_diagonal_t<T, I, J>::kernel_inverse_diagonal<1024, CONJ>
+def f64hex(*vals):
+    return ''.join(struct.pack('<d', v).hex() for v in vals)
+def inv_diag(tag, tyargs, T, I, J):
+    match = (esc('calculator_inverse_diagonal_t<' + tyargs + '>::kernel_inverse_diagonal<1024u, ')
+             + r'(true|false)>\(')
+    def zero(T):
+        return '00' * T.size
+    def one(T):
+        if T.size == 4: return f32hex(1.0)
+        if T.size == 8 and T.comps == 2: return f32hex(1.0, 0.0)
+        if T.size == 8: return f64hex(1.0)
+        return f64hex(1.0, 0.0)
+    for v, (m, layout, base, zp0, valfill) in enumerate([
+            (1500, 'diag', 0, 2147483647, f'{T.fill}:{71}:1:3'),
+            (300, 'lower2', 1, 150, f'{T.fill}:{72}'),
+            (200, 'missing', 0, 2147483647, f'{T.fill}:{73}'),
+            (1100, 'onemissing', 0, 2147483647, f'{T.fill}:{74}:1:3')]):
+        if layout in ('diag', 'onemissing'):
+            nnz = m
+            ind = buf(nnz, J.size, f'arith-i{8*J.size}:0:1')
+            pd = buf(m + 1, I.size, f'arith-i{8*I.size}:0:1')
+            shift = 0
+        elif layout == 'lower2':
+            nnz = 2 * m
+            ind = buf(nnz, J.size, f'arith-i{8*J.size}:1:1:2')
+            pd = buf(m + 1, I.size, f'arith-i{8*I.size}:3:2')
+            shift = -1
+        else:
+            nnz = m
+            ind = buf(nnz, J.size, f'index-i{8*J.size}:{19+v}:3')
+            pd = buf(m + 1, I.size, f'arith-i{8*I.size}:0:1')
+            shift = 0
+        val = buf(nnz, T, valfill)
+        if layout == 'onemissing':
+            # row 700's entry is in column 701: the only structurally missing
+            # diagonal (one lane of one wave aggregates the atomicMin)
+            ind['patch'] = [{'offset': 700 * J.size,
+                             'bytes': (701).to_bytes(J.size, 'little').hex()}]
+        if layout == 'diag':
+            # one zero pivot (one lane of one wave) and a 1 (+0i) on the diagonal
+            # (values 1..3 elsewhere: no other zero pivot)
+            val['patch'] = [{'offset': 700 * T.size, 'bytes': zero(T)},
+                            {'offset': 701 * T.size, 'bytes': one(T)}]
+        args = [ival(J.size, m), ind, val, {'u32': base}, buf(m, T, 'zero'), pd,
+                ival(J.size, shift), {'u32': base},
+                buf(1, 4, f'arith-i32:{zp0}:0')]
+        about = {'diag': 'a diagonal matrix (ptr_diag = row_ptr, shift 0) with one zero pivot '
+                         '(row 700) and a 1 at row 701',
+                 'lower2': 'rows of 2 entries with the diagonal last (ptr_diag = row_ptr + 1, '
+                           'shift -1, as for a lower triangle), index base 1, values with zeros '
+                           '(several zero pivots), zero_pivot preset to 150',
+                 'missing': 'column indices random in [0, 3): diagonals structurally missing '
+                            'except by chance in rows 0-2',
+                 'onemissing': 'a diagonal matrix with values 1..3 whose row 700 holds '
+                               'column 701 instead: one structurally missing diagonal'}[layout]
+        about = (f'inverse of the diagonal, m={m}: {about}; zero_pivot starts at {zp0} '
+                 f'(rocSPARSE presets it before the atomicMin); 1024-wide workgroups')
+        write('inverse_diagonal', f'inverse_diagonal_{tag}_{v}', match, about,
+              [(m + 1023) // 1024], [1024], args)
+
+for tn, T in [('f32', F32), ('f64', F64), ('c32', CF32), ('c64', CF64)]:
+    tyn = {'f32': 'float', 'f64': 'double', 'c32': 'rocsparse_complex_num<float>',
+           'c64': 'rocsparse_complex_num<double>'}[tn]
+    inv_diag(f'{tn}_i32', f'{tyn}, int, int', T, I32, I32)
+    inv_diag(f'{tn}_i64', f'{tyn}, long, long', T, I64, I64)
+
+# ---- rocblas_spr2_kernel<128, 8, N_TX, rocblas_internal_val_ptr<T>, T const*, T*>
+def spr2(tag, targs, T, ntx):
+    match = dm('rocblas_spr2_kernel', targs)
+    for v, (n, upper, incx, incy, sx, sy, host, batch) in enumerate([
+            (300, 1, 1, 2, 0, 0, True, 1),
+            (133, 0, 3, 1, 2, 5, False, 2),
+            (70, 1, -1, 1, 69, 0, True, 1),
+            (260, 0, 1, 1, 0, 0, True, 1)]):
+        def vec(inc, shift, seed):
+            per = shift + (n - 1) * abs(inc) + 1
+            return per, buf(per * batch, T, T.fill, seed)
+        px, x = vec(incx, sx, 91 + v)
+        py, y = vec(incy, sy, 95 + v)
+        ap = n * (n + 1) // 2
+        alpha = ({'bytes': (f32hex(1.5) if T.size == 4 else f64hex(1.5)).ljust(16, '0')}
+                 if host else buf(1, T, T.fill, 99))
+        gx = (n - 1) // (128 * ntx) + 1
+        gy = (n - 1) // 8 + 1
+        args = [{'u8': 1 if host else 0}, {'u8': upper}, {'i32': n}, alpha,
+                x, {'i64': sx}, {'i64': incx}, {'i64': px if batch > 1 else 0},
+                y, {'i64': sy}, {'i64': incy}, {'i64': py if batch > 1 else 0},
+                buf(ap * batch, T, T.fill, 89 + v), {'i64': 0},
+                {'i64': ap if batch > 1 else 0}, {'i32': batch}]
+        about = (f'packed symmetric rank-2 update AP += alpha (x y^T + y x^T), n={n}, '
+                 f'{"upper" if upper else "lower"}, incx={incx} (shift {sx}) incy={incy} '
+                 f'(shift {sy}), alpha {"by value" if host else "by device pointer"}, '
+                 f'{batch} batch(es); 128x8 blocks, {ntx} x-elements per thread: '
+                 f'grid {gx} x {gy} x {batch}')
+        write('spr2', f'spr2_{tag}_{v}', match, about, [gx, gy, batch], [128, 8], args)
+
+spr2('f32', '128, 8, 2, rocblas_internal_val_ptr<float>, float const*, float*', F32, 2)
+spr2('f64', '128, 8, 1, rocblas_internal_val_ptr<double>, double const*, double*', F64, 1)
+
+# ---- csrmmnt_merge_path_remainder_kernel<256, 32, 256, T, I, J, A, B, C>
+def merge_coord(d, R):
+    # Merge path of rows of R entries: each row's R nonzeros, then its end
+    # (the path takes a nonzero while its index is below the row's end).
+    r, rem = divmod(d, R + 1)
+    return r, r * R + rem
+
+def csrmm_merge_path_rem(tag, targs, T, I, J, A, B, C):
+    BS, WF, IPT = 256, 32, 256
+    match = dm('rocsparse::csrmmnt_merge_path_remainder_kernel', targs)
+    for v, (M, R, K, off, N, order, base, host) in enumerate([
+            (300, 5, 40, 32, 45, 1, 0, True),
+            (3, 700, 800, 0, 7, 0, 1, False),
+            (50, 40, 60, 64, 65, 1, 0, True)]):
+        nnz = M * R
+        total = M + nnz
+        nb = (total - 1) // IPT + 1
+        gx = (nb - 1) // (BS // WF) + 1
+        name = f'merge_path_remainder_{tag}_{v}'
+        c0 = b''.join(struct.pack('<II', *merge_coord(b * IPT, R)) for b in range(nb))
+        c1 = b''.join(struct.pack('<II', *merge_coord(min((b + 1) * IPT, total), R))
+                      for b in range(nb))
+        os.makedirs(f'{OUT}/csrmm', exist_ok=True)
+        for suffix, data in (('coord0', c0), ('coord1', c1)):
+            with open(f'{OUT}/csrmm/{name}.{suffix}.bin', 'wb') as fh:
+                fh.write(data)
+        ldb = N + 1
+        ldc = (M + 2) if order == 1 else (N + 3)
+        csize = ldc * N if order == 1 else ldc * M
+        def scal(x, seed):
+            return alpha_host(T, x, 0.5) if host else buf(1, T, T.fill, seed)
+        args = [{'u8': 1 if v == 1 else 0}, {'u8': 0}, ival(J.size, off), ival(J.size, M),
+                ival(J.size, N), ival(J.size, K), ival(I.size, nnz), scal(1.5, 18),
+                buf(M + 1, I.size, f'arith-i{8*I.size}:{base}:{R}'),
+                buf(nnz, J.size, f'cols-i{8*J.size}:{21+v}:{K}:{R}:{base}'),
+                buf(nnz, A, A.fill, 26 + v),
+                {'buffer': f'{name}.coord0.bin', 'readonly': True},
+                {'buffer': f'{name}.coord1.bin', 'readonly': True},
+                buf(ldb * K, B, B.fill, 36 + v), {'i64': ldb}, scal(1.0, 19),
+                buf(csize, C, C.fill, 46 + v), {'i64': ldc},
+                {'u32': order}, {'u32': base}, {'u8': 1 if host else 0}]
+        about = (f'CSR x dense (B row-major), merge-path split, remainder columns '
+                 f'[{off}, {N}): M={M} K={K} in rows of {R}, nnz={nnz}; coord0/coord1 '
+                 f'(*.bin: uint32 row, nonzero pairs) are the merge-path coordinates of '
+                 f'diagonals 256 b and 256 (b + 1) (rows of R: R nonzeros, then the row end); '
+                 f'{"column" if order else "row"}-major C, index base {base}, '
+                 f'scalars {"by value" if host else "by device pointer"}; '
+                 f'{nb} path blocks, 8 per 256-wide workgroup: grid {gx}')
+        write('csrmm', name, match, about, [gx], [BS], args)
+
+csrmm_merge_path_rem('f32', '256u, 32u, 256u, float, int, int, float, float, float',
+                     F32, I32, I32, F32, F32, F32)
+csrmm_merge_path_rem('c64', '256u, 32u, 256u, rocsparse_complex_num<float>, long, long, '
+                     'rocsparse_complex_num<float>, rocsparse_complex_num<float>, '
+                     'rocsparse_complex_num<float>', CF32, I64, I64, CF32, CF32, CF32)
+csrmm_merge_path_rem('bf16', '256u, 32u, 256u, float, long, int, rocsparse_bfloat16, '
+                     'rocsparse_bfloat16, float', F32, I64, I32, BF16, BF16, F32)
+
+# ---- rocblas_gemm_batched_kernel<float, 16, 16, 64, 64, 4, 64, 4, 4, 64, 'N', 'C',
+#      _Float16 const, _Float16 const, _Float16> (strided: plain pointers)
+def gemm_batched_nc_f16():
+    match = (r"rocblas_gemm_batched_kernel<float, 16, 16, 64, 64, 4, 64, 4, 4, 64, "
+             r"(\(char\)78|'N'), (\(char\)67|'C'), _Float16 const, _Float16 const, "
+             r"_Float16>\(")
+    H = BF16  # 2-byte elements; int-f16 fill
+    for v, (M, N, K, beta, batch) in enumerate([(128, 128, 8, 0.5, 2),
+                                                 (192, 64, 12, 0.0, 1)]):
+        lda, ldb, ldc, ldd = M + 3, N + 1, M + 5, M + 2
+        sa, sb, sc, sd = lda * K, ldb * K, ldc * N, ldd * N
+        args = [{'i64': M}, {'i64': N}, {'i64': K}, {'f32': 1.5},
+                buf(sa * batch, H, 'int-f16', 101 + v), {'i64': lda},
+                {'i64': sa if batch > 1 else 0},
+                buf(sb * batch, H, 'int-f16', 103 + v), {'i64': ldb},
+                {'i64': sb if batch > 1 else 0}, {'f32': beta},
+                buf(sc * batch, H, 'int-f16', 105 + v), {'i64': ldc},
+                {'i64': sc if batch > 1 else 0},
+                buf(sd * batch, H, 'int-f16', 107 + v), {'i64': ldd},
+                {'i64': sd if batch > 1 else 0}, {'i32': batch}]
+        about = (f'D = alpha A B^H + beta C in f16 with f32 accumulation, the 64x64-tile '
+                 f'kernel rocBLAS launches when m, n are multiples of 64 and k of 4: '
+                 f'M={M} N={N} K={K}, lda={lda} ldb={ldb} ldc={ldc} ldd={ldd}, beta={beta}, '
+                 f'{batch} strided batch(es); 16x16 threads, grid {M // 64} x {N // 64} x {batch}')
+        write('gemm', f'gemm_batched_nc_f16_{v}', match, about, [M // 64, N // 64, batch],
+              [16, 16], args)
+
+gemm_batched_nc_f16()
