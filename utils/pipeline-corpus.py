@@ -4,7 +4,7 @@
   utils/pipeline-corpus.py --manifest corpus/manifest.txt --bin build/bin
       [--arch gfx942] [--filter S]... [--exclude S]... [--max-objects N]
       [--max-kernels N] [--kernel-offset N] [--jobs N] [--pipeline P]
-      [--report FILE] [--checkpoint FILE]
+      [--report FILE] [--checkpoint FILE] [--spec-dir DIR]...
 
 For every selected code object K0 (each step is its own process, so a crash
 or a hang costs one object or one kernel, never the run):
@@ -14,7 +14,9 @@ or a hang costs one object or one kernel, never the run):
   2. K1 passes the round-trip gate (asmevo-opt K1 --roundtrip-check).
   3. The kernels whose instructions the pipeline changed (all of them with
      --max-kernels 0, else up to that many, evenly spaced) are checked with
-     asmevo-verify K0 K1 --kernels-file F (tier 1 on the CPU emulator),
+     asmevo-verify K0 K1 --kernels-file F (tier 1 on the CPU emulator;
+     with --spec-dir also the specs whose "match" names the kernel, e.g.
+     test/Verify/corpus-specs: docs/run-spec.md),
      --verify-batch kernels per process, --timeout-verify seconds per
      kernel: EQUIVALENT, NOT EQUIVALENT (a pass bug: a failure, K1 kept),
      CANNOT DECIDE (the emulator or the input synthesis refused, counted
@@ -100,7 +102,8 @@ def verify_kernels(a, verify, k0, k1, work, kernels):
         with open(lst, "w") as f:
             f.write("".join(k + "\n" for k in batch))
         p = subprocess.Popen(["nice", verify, k0, k1, "--kernels-file", lst,
-                              "--seeds", str(a.seeds)],
+                              "--seeds", str(a.seeds)] +
+                             [x for d in a.spec_dir for x in ("--spec-dir", d)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True, errors="replace")
         lines = queue.Queue()
@@ -272,6 +275,10 @@ def main():
                     help="seconds per kernel verified")
     ap.add_argument("--verify-batch", type=int, default=64,
                     help="kernels checked by one asmevo-verify process")
+    ap.add_argument("--spec-dir", action="append", default=[],
+                    help="asmevo-verify --spec-dir: specs picked per kernel "
+                         "by their \"match\" (docs/run-spec.md), e.g. "
+                         "test/Verify/corpus-specs")
     ap.add_argument("--pipeline", default=DEFAULT_PIPELINE)
     ap.add_argument("--work", default="/tmp/asmevo-pipeline-corpus",
                     help="scratch directory (K1 of failing objects is kept)")
