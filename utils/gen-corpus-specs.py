@@ -99,7 +99,7 @@ def coomm_seg_rem(tag, targs, T, I, A, B, C):
         gx = (nnz + LOOPS * BS - 1) // (LOOPS * BS)
         ldc = (M + 1) if order == 1 else (N + 2)
         csize = ldc * N if order == 1 else ldc * M
-        args = [{'u8': 1 if v == 1 else 0}, {'u8': 0}, ival(I.size, colB),
+        args = [{'u8': 1 if v == 1 else 0}, {'u8': 1 if v == 1 else 0}, ival(I.size, colB),
                 ival(I.size, M), ival(I.size, N), ival(I.size, K),
                 {'i64': nnz}, {'i64': nnz if batch > 1 else 0},
                 alpha_host(T, 1.5) if host else buf(1, T, T.fill, 11),
@@ -118,6 +118,8 @@ def coomm_seg_rem(tag, targs, T, I, A, B, C):
                  f'{"column" if order else "row"}-major C, index base {base}, '
                  f'alpha {"by value" if host else "by device pointer"}, {batch} batch(es); '
                  f'grid x = ceil(nnz / (LOOPS*256)) = {gx}')
+        if v == 1:
+            about += '; conj_A and conj_B set (a no-op for real types)'
         write('coomm', f'segmented_remainder_{tag}_{v}', match, about,
               [gx, 1, batch], [BS], args)
 
@@ -150,7 +152,7 @@ def csrmm_nnz_rem(tag, targs, I, J, A, B, C, T, WF=2):
             limits = buf(nb + 1, J.size, 'zero')   # left = 0 is a valid lower bound
         lim_patch = (M).to_bytes(J.size, 'little').hex()
         limits['patch'] = [{'offset': nb * J.size, 'bytes': lim_patch}]
-        args = [{'u8': 1 if v == 1 else 0}, {'u8': 0}, ival(J.size, off),
+        args = [{'u8': 1 if v == 1 else 0}, {'u8': 1 if v == 1 else 0}, ival(J.size, off),
                 ival(J.size, M), ival(J.size, N), ival(J.size, K), ival(I.size, nnz),
                 alpha_host(T, 1.5) if host else buf(1, T, T.fill, 12),
                 buf(nb, J.size, 'zero'), buf(nb * N, T, 'zero'), limits,
@@ -167,6 +169,8 @@ def csrmm_nnz_rem(tag, targs, I, J, A, B, C, T, WF=2):
                  f'compute_row_limits), last = M; {"column" if order else "row"}-major C, '
                  f'index base {base}, alpha/beta {"by value" if host else "by device pointer"}; '
                  f'grid = ceil(nnz / 256) = {nb}')
+        if v == 1:
+            about += '; conj_A and conj_B set (a no-op for real types)'
         write('csrmm', f'nnz_split_remainder_{tag}_{v}', match, about, [nb], [BS], args)
 
 csrmm_nnz_rem('f32_i32_i32', '256u, 2u, int, int, float, float, float, float',
@@ -207,7 +211,7 @@ def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
                 {'i64': bsize if batch > 1 else 0},
                 buf(csize * batch, C, C.fill, 43 + v), {'i64': ldc},
                 {'i64': csize if batch > 1 else 0},
-                {'u32': order}, {'u32': base}, {'u8': 1 if v == 1 else 0}, {'u8': 0}]
+                {'u32': order}, {'u32': base}, {'u8': 1 if v == 1 else 0}, {'u8': 1 if v == 1 else 0}]
         if batch > 1:
             # the second batch's row offsets continue the first's: rebase them
             args[9] = buf((M + 1) * batch, I.size, f'arith-i{8*I.size}:{base}:{R}')
@@ -220,6 +224,8 @@ def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
                  f'beta={beta}, {"column" if order else "row"}-major C, index base {base}, '
                  f'{batch} batch(es), scalars {"by value" if host else "by device pointer"}; '
                  f'grid x = ceil(M / 16) = {gx}')
+        if v == 1:
+            about += '; conj_A and conj_B set (a no-op for real types)'
         write('csrmm', f'row_split_{tag}_{v}', match, about, [gx, batch], [BS], args)
 
 csrmm_row_split('l3_4_f32', '256u, 16u, 8u, 3u, 4u, float, int, int, float, float, float', 28,
@@ -290,7 +296,7 @@ def coomm_atomic_rem(tag, targs, T, I, A, B, C):
         ldb = N + 1
         ldc = (M + 1) if order == 1 else (N + 2)
         csize = ldc * N if order == 1 else ldc * M
-        args = [{'u8': 1 if v == 1 else 0}, {'u8': 0}, ival(I.size, off), ival(I.size, N),
+        args = [{'u8': 1 if v == 1 else 0}, {'u8': 1 if v == 1 else 0}, ival(I.size, off), ival(I.size, N),
                 {'i64': nnz}, {'i64': 0},
                 alpha_host(T, 1.5) if host else buf(1, T, T.fill, 17),
                 buf(nnz, I.size, f'arith-i{8*I.size}:{base}:1:{R}'),
@@ -303,6 +309,8 @@ def coomm_atomic_rem(tag, targs, T, I, A, B, C):
                  f'{"column" if order else "row"}-major C, index base {base}, '
                  f'alpha {"by value" if host else "by device pointer"}, one batch; '
                  f'grid = ceil(nnz / 256) = {gx}')
+        if v == 1:
+            about += '; conj_A and conj_B set (a no-op for real types)'
         write('coomm', f'atomic_remainder_{tag}_{v}', match, about, [gx], [BS], args)
 
 coomm_atomic_rem('f32', '256u, 1u, true, float, int, float, float, float', F32, I32, F32, F32, F32)
@@ -465,7 +473,7 @@ def csrmm_merge_path_rem(tag, targs, T, I, J, A, B, C):
         csize = ldc * N if order == 1 else ldc * M
         def scal(x, seed):
             return alpha_host(T, x, 0.5) if host else buf(1, T, T.fill, seed)
-        args = [{'u8': 1 if v == 1 else 0}, {'u8': 0}, ival(J.size, off), ival(J.size, M),
+        args = [{'u8': 1 if v == 1 else 0}, {'u8': 1 if v == 1 else 0}, ival(J.size, off), ival(J.size, M),
                 ival(J.size, N), ival(J.size, K), ival(I.size, nnz), scal(1.5, 18),
                 buf(M + 1, I.size, f'arith-i{8*I.size}:{base}:{R}'),
                 buf(nnz, J.size, f'cols-i{8*J.size}:{21+v}:{K}:{R}:{base}'),
@@ -482,6 +490,8 @@ def csrmm_merge_path_rem(tag, targs, T, I, J, A, B, C):
                  f'{"column" if order else "row"}-major C, index base {base}, '
                  f'scalars {"by value" if host else "by device pointer"}; '
                  f'{nb} path blocks, 8 per 256-wide workgroup: grid {gx}')
+        if v == 1:
+            about += '; conj_A and conj_B set (a no-op for real types)'
         write('csrmm', name, match, about, [gx], [BS], args)
 
 csrmm_merge_path_rem('f32', '256u, 32u, 256u, float, int, int, float, float, float',
