@@ -92,10 +92,13 @@ def coomm_seg_rem(tag, targs, T, I, A, B, C):
             (2500, 1, 1, 0, True, 300, 7, 50, 53, 4),
             (1300, 2, 0, 1, False, 300, 6, 40, 41, 4),
             (1024, 1, 1, 0, True, 130, 3, 17, 17, 0),
-            (2100, 1, 0, 0, True, 40, 5, 90, 90, 4)]):
-        # rows of 9 (segments across wave and block edges), 8, and 70 (a
+            (2100, 1, 0, 0, True, 40, 5, 90, 90, 4),
+            (1300, 1, 1, 0, True, 25, 5, 70, 70, 4)]):
+        # rows of 9 (segments across wave and block edges), 8, 70 (a
         # segment longer than a wave: the reduction's 64- and 128-steps)
-        per_row = [9, 9, 8, 70][v]
+        # and 65 (a segment that ends on lane 64 and starts on lane 0: its
+        # sum takes the 64-step)
+        per_row = [9, 9, 8, 70, 65][v]
         gx = (nnz + LOOPS * BS - 1) // (LOOPS * BS)
         ldc = (M + 1) if order == 1 else (N + 2)
         csize = ldc * N if order == 1 else ldc * M
@@ -190,7 +193,10 @@ def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
     for v, (M, R, K, start, order, base, host, beta, batch) in enumerate([
             (100, 20, 45, 0, 1, 0, True, 0.0, 1),
             (37, 5, 9, 3, 0, 1, False, 2.0, 2),
-            (70, 33, 64, 1, 1, 0, True, -1.0, 1)]):
+            (70, 33, 64, 1, 1, 0, True, -1.0, 1),
+            (45, 17, 30, 2, 0, 0, True, (0.0, 0.5), 1)]):
+        # beta: 0 exactly (complex: 0 + 0i), and 0 + 0.5i (the real part
+        # alone does not decide beta == 0)
         end = start + ncols
         gx = (M - 1) // (BS // WF) + 1
         nnz = M * R
@@ -199,7 +205,8 @@ def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
         csize = ldc * end if order == 1 else ldc * M
         bsize = ldb * K
         def scal(x, seed):
-            return alpha_host(T, x, 0.25) if host else buf(1, T, T.fill, seed)
+            re_, im = x if isinstance(x, tuple) else (x, 0.0 if x == 0 else 0.25)
+            return alpha_host(T, re_, im) if host else buf(1, T, T.fill, seed)
         args = [scal(1.5, 14), scal(beta, 15), {'u8': 1 if host else 0},
                 ival(J.size, start), ival(J.size, end), ival(J.size, M),
                 ival(J.size, end),
@@ -221,7 +228,8 @@ def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
                 for r in range(M + 1)]
         about = (f'CSR x dense (B row-major) columns [{start}, {end}) of C = alpha A B + beta C: '
                  f'M={M} K={K} in rows of {R} (16 lanes per row: rows longer and shorter than 16), '
-                 f'beta={beta}, {"column" if order else "row"}-major C, index base {base}, '
+                 f'beta={beta if not isinstance(beta, tuple) else "0+0.5i (0 for real types)"}, '
+                 f'{"column" if order else "row"}-major C, index base {base}, '
                  f'{batch} batch(es), scalars {"by value" if host else "by device pointer"}; '
                  f'grid x = ceil(M / 16) = {gx}')
         if v == 1:
