@@ -1328,6 +1328,15 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       Model.Slots[I].Control = !Data;
     }
   }
+  // A floating-point or complex value (alpha, beta) is data whatever the
+  // probe saw: alpha == 0 returns early, which changes the footprint, and
+  // counts as its bits are denormals.
+  if (Sig)
+    for (ScalarSlot &Sl : Model.Slots)
+      if (const ParamType &T = Sig->Params[Sl.Arg];
+          !T.PointerDepth && (T.ElementKind == ParamType::Float ||
+                              T.ElementKind == ParamType::Complex))
+        Sl.Control = false;
   {
     std::string S;
     for (const ScalarSlot &Sl : Model.Slots)
