@@ -1305,7 +1305,15 @@ synthesizeInputs(const CodeObject &CO, const KernelInfo &K,
       // A data slot neither bounds the footprint (value 1 touches the same
       // bytes as the base count) nor blows it up (a float-like value).
       Tier1Options PO = O;
-      PO.MaxFootprint = std::min(O.MaxFootprint, 2 * BaseBytes + (1 << 20));
+      // The cap is on mapped bytes (64 KiB chunks). With arrays of
+      // pointers each inner buffer maps a chunk of its own, so the cap grows
+      // from the base run's mapping, not from the bytes it touched (rocBLAS
+      // batched hpmv: 58,928 bytes touched, 1.19 MiB mapped: every probe
+      // overflowed and every slot became a count). Other kernels keep the
+      // cap on touched bytes (the in-tree mutation sample is unchanged).
+      uint64_t CapBase =
+          PtrArrays.empty() ? BaseBytes : std::max(BaseBytes, BaseRun.Bytes);
+      PO.MaxFootprint = std::min(O.MaxFootprint, 2 * CapBase + (1 << 20));
       PO.Budget = std::min<uint64_t>(O.Budget, 1 << 20);
       std::vector<uint64_t> V = Base;
       V[I] = Base[I] == 1 ? 2 : 1;
