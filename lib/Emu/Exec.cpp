@@ -561,12 +561,8 @@ static void runWorkgroup(Workgroup &WG, Ctx &C) {
       continue;
     // Every live wave is at the barrier: release it (waves that ended do
     // not take part).
-    if (AtBarrier) {
-      ++WG.Epoch;
-      for (Wave *W : WG.Waves)
-        if (W->St == Wave::Barrier)
-          W->St = Wave::Running;
-    }
+    if (AtBarrier)
+      releaseBarrier(WG);
   }
 }
 
@@ -597,12 +593,8 @@ static void runInterleaved(ArrayRef<Workgroup *> WGs, Ctx &C) {
         Running |= W->St == Wave::Running;
         AtBarrier |= W->St == Wave::Barrier;
       }
-      if (!Running && AtBarrier) {
-        ++WG->Epoch;
-        for (Wave *W : WG->Waves)
-          if (W->St == Wave::Barrier)
-            W->St = Wave::Running;
-      }
+      if (!Running && AtBarrier)
+        releaseBarrier(*WG);
       for (Wave *W : WG->Waves) {
         if (W->St != Wave::Running)
           continue;

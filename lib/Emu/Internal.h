@@ -255,9 +255,15 @@ struct Wave {
   // GFX942), so s_barrier orders them only after s_waitcnt lgkmcnt: an
   // access by another wave that conflicts with one of these is a race, even
   // across a barrier. Id ~0u: the op being executed (attached at issue).
+  // CrossEpoch: the epoch opened by an s_barrier this op was in flight at.
+  // The wave's s_waitcnt after that barrier orders the op only for itself,
+  // so for the other waves it stays pending until the next barrier, however
+  // early the emulator's wave order reaches that wait.
   struct PendingLds {
     uint32_t Lo, Hi, Id, Gen;
     bool Write, Atomic;
+    uint32_t CrossEpoch = 0;
+    uint64_t PC = 0; // of the op (its scoreboard slot may be reused)
   };
   // Reads and writes (atomics included) apart: a read conflicts only with
   // writes, so it need not scan the other waves' pending reads.
@@ -533,6 +539,13 @@ void poisonInitialState(Wave &W, unsigned NumInitSgprs);
 // Attaches the LDS ranges recorded by the op just issued to its scoreboard
 // entry and drops the ranges of retired ops (Mem.cpp).
 void attachPendingLds(Wave &W);
+/// Opens the next barrier epoch of WG and resumes the waves waiting at the
+/// s_barrier; their LDS ops still in flight stay pending for the other waves
+/// during the new epoch (Wave::PendingLds::CrossEpoch).
+void releaseBarrier(Workgroup &WG);
+/// The part of releaseBarrier for one wave resumed in the new epoch (the
+/// timing model releases its barriers itself).
+void crossPendingLds(Wave &W);
 
 // Cross-wave ordering of global stores (StoreRace.cpp): checks the reads of
 // W.GAcc against other waves' unordered stores, records its stores, and

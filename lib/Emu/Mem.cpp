@@ -172,9 +172,15 @@ bool ldsRaceCheck(Wave &W, const Inst &I, uint32_t Off, unsigned Len,
   return true;
 }
 
-bool pendingLive(const Wave &O, const Wave::PendingLds &R) {
+bool opLive(const Wave &O, const Wave::PendingLds &R) {
   return R.Id != ~0u && R.Id < O.SB.Ops.size() && O.SB.Ops[R.Id].Live &&
          O.SB.Ops[R.Id].Gen == R.Gen;
+}
+
+// Pending for the other waves: not waited for yet, or waited for only after
+// the s_barrier that opened the current epoch.
+bool pendingLive(const Wave &O, const Wave::PendingLds &R) {
+  return R.Id != ~0u && (opLive(O, R) || R.CrossEpoch == O.WG->Epoch);
 }
 
 // LDS ops of other waves still in flight (no s_waitcnt lgkmcnt since they
@@ -202,7 +208,7 @@ bool ldsPendingCheck(Wave &W, const Inst &I, uint32_t Off, unsigned Len,
                      "wave while the {3} at pc {4:x} of wave {5} is still in "
                      "flight (no s_waitcnt lgkmcnt before the s_barrier)",
                      std::max(Off, R.Lo), Lane, Write ? "write" : "read",
-                     R.Write ? "write" : "read", O.SB.Ops[R.Id].PC, O.Id)
+                     R.Write ? "write" : "read", R.PC, O.Id)
                  .str());
       return true;
     }
@@ -1100,6 +1106,23 @@ void registerMem(OpTable &T) {
   T.add("ds_nop", hCacheNop);
 }
 
+void crossPendingLds(Wave &W) {
+  for (auto *V : {&W.PendLdsRead, &W.PendLdsWrite})
+    for (Wave::PendingLds &R : *V)
+      if (opLive(W, R))
+        R.CrossEpoch = W.WG->Epoch;
+}
+
+void releaseBarrier(Workgroup &WG) {
+  ++WG.Epoch;
+  for (Wave *W : WG.Waves) {
+    if (W->St != Wave::Barrier)
+      continue;
+    W->St = Wave::Running;
+    crossPendingLds(*W);
+  }
+}
+
 void attachPendingLds(Wave &W) {
   uint32_t Id = W.SB.LastId;
   for (auto *V : {&W.PendLdsRead, &W.PendLdsWrite}) {
@@ -1112,6 +1135,7 @@ void attachPendingLds(Wave &W) {
                                   return true; // the op completed at issue
                                 R.Id = Id;
                                 R.Gen = W.SB.Ops[Id].Gen;
+                                R.PC = W.SB.Ops[Id].PC;
                                 return false;
                               }
                               return !pendingLive(W, R);

@@ -618,6 +618,7 @@ struct TimedDispatch::Impl {
       X.AtBarrier = false;
       X.Base = std::max(R, X.Arrive);
       X.W->St = Wave::Running;
+      crossPendingLds(*X.W);
       X.W->Stop = false;
       std::string Err;
       X.Next = P.at(X.W->PC, Err);
