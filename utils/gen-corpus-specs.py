@@ -328,7 +328,8 @@ coomm_atomic_rem('bf16', '256u, 1u, true, float, int, rocsparse_bfloat16, rocspa
                  F32, I32, BF16, BF16, F32)
 
 # ---- csr2dense_kernel<16, 32, I, J, T>
-def csr2dense(tag, targs, I, J, T):
+def csr2dense(tag, targs, I, J, T, WF=32):
+    # One wavefront of WF lanes per row, 16 rows per workgroup.
     match = dm('rocsparse::csr2dense_kernel', targs)
     for v, (m, n, R, order, base) in enumerate([
             (40, 50, 37, 1, 0), (17, 9, 1, 0, 1), (33, 70, 65, 1, 0), (16, 5, 5, 0, 0)]):
@@ -340,15 +341,31 @@ def csr2dense(tag, targs, I, J, T):
                 buf(m + 1, I.size, f'arith-i{8*I.size}:{base}:{R}'),
                 buf(m * R, J.size, f'cols-i{8*J.size}:{15+v}:{n}:{R}:{base}'),
                 buf(dsize, T, 'random', 61 + v), {'i64': ld}, {'u32': order}]
+        steps = "one entry" if R == 1 else "loops" if R > WF else "one step"
         about = (f'CSR to dense: m={m} n={n}, rows of {R} sorted distinct columns '
-                 f'(32 lanes per row: {"one entry" if R == 1 else "loops" if R > 32 else "one step"}), '
+                 f'({WF} lanes per row: {steps}), '
                  f'{"column" if order else "row"}-major dense with ld={ld}, index base {base}; '
-                 f'16 rows per 512-wide workgroup, grid = {gx}')
-        write('csr2dense', f'csr2dense_{tag}_{v}', match, about, [gx], [512], args)
+                 f'16 rows per {16 * WF}-wide workgroup, grid = {gx}')
+        write('csr2dense', f'csr2dense_{tag}_{v}', match, about, [gx], [16 * WF], args)
 
 csr2dense('i32_f32', '16, 32, int, int, float', I32, I32, F32)
 csr2dense('i64_f32', '16, 32, long, long, float', I64, I64, F32)
 csr2dense('i64_i32_f32', '16, 32, long, int, float', I64, I32, F32)
+# The other instantiations of the corpus (a copy: any element type of the
+# right size; random bytes).
+H16 = Ty('_Float16', 2, None)
+for wf in (32, 64):
+    for (itag, iname, I, J) in (('i32', 'int, int', I32, I32),
+                                ('i64_i32', 'long, int', I64, I32),
+                                ('i64', 'long, long', I64, I64)):
+        for (ttag, tname, T) in (('f32', 'float', F32), ('f64', 'double', F64),
+                                 ('c32', 'rocsparse_complex_num<float>', CF32),
+                                 ('c64', 'rocsparse_complex_num<double>', CF64),
+                                 ('f16', '_Float16', H16),
+                                 ('bf16', 'rocsparse_bfloat16', BF16)):
+            if wf == 32 and ttag == 'f32':
+                continue  # above
+            csr2dense(f'w{wf}_{itag}_{ttag}', f'16, {wf}, {iname}, {tname}', I, J, T, wf)
 
 # ---- calculator_inverse_diagonal_t<T, I, J>::kernel_inverse_diagonal<1024, CONJ>
 def f64hex(*vals):
@@ -416,6 +433,7 @@ for tn, T in [('f32', F32), ('f64', F64), ('c32', CF32), ('c64', CF64)]:
            'c64': 'rocsparse_complex_num<double>'}[tn]
     inv_diag(f'{tn}_i32', f'{tyn}, int, int', T, I32, I32)
     inv_diag(f'{tn}_i64', f'{tyn}, long, long', T, I64, I64)
+    inv_diag(f'{tn}_i64_i32', f'{tyn}, long, int', T, I64, I32)
 
 # ---- rocblas_spr2_kernel<128, 8, N_TX, rocblas_internal_val_ptr<T>, T const*, T*>
 def spr2(tag, targs, T, ntx):
