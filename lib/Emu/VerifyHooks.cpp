@@ -148,30 +148,33 @@ void poisonInitialState(Wave &W, unsigned NumInitSgprs) {
   if (!Seed)
     return;
   uint64_t H = mix(mix(Seed, W.C->WgLinear), W.Id);
-  auto next = [&H]() {
-    H = mix(H, 0x632be59bd9b4e019ull);
-    return uint32_t(H >> 16);
+  // Each value is keyed by where it lives, not drawn from one stream: K0 and
+  // K1 that allocate different numbers of registers (amdgcn-regcompact)
+  // must see the same poison in the same places (a stream shifted the LDS
+  // poison by the AGPRs allocated and made equal kernels differ).
+  auto at = [&](uint64_t Space, uint64_t Index) {
+    return uint32_t(mix(mix(H, Space), Index) >> 16);
   };
   // SGPRs the ABI does not set; EXEC, flat_scratch, xnack_mask and the
   // trap temporaries keep their values.
   for (unsigned R = NumInitSgprs; R < 102; ++R)
-    W.S[R] = next();
-  W.S[SVccLo] = next();
-  W.S[SVccHi] = next();
-  W.S[SM0] = next();
+    W.S[R] = at(1, R);
+  W.S[SVccLo] = at(1, SVccLo);
+  W.S[SVccHi] = at(1, SVccHi);
+  W.S[SM0] = at(1, SM0);
   uint64_t Exec = W.exec();
   for (unsigned R = 0; R < W.NumV; ++R)
     for (unsigned L = 0; L < 64; ++L)
       if (R || !(Exec >> L & 1))
-        W.vreg(R)[L] = next();
+        W.vreg(R)[L] = at(2, uint64_t(R) * 64 + L);
   for (unsigned R = 0; R < W.NumA; ++R)
     for (unsigned L = 0; L < 64; ++L)
-      W.areg(R)[L] = next();
-  for (uint8_t &B : W.Priv)
-    B = uint8_t(next());
+      W.areg(R)[L] = at(3, uint64_t(R) * 64 + L);
+  for (size_t I = 0; I < W.Priv.size(); ++I)
+    W.Priv[I] = uint8_t(at(4, I));
   if (W.Id == 0) // the first wave of the workgroup: its LDS
-    for (uint8_t &B : W.WG->Lds)
-      B = uint8_t(next());
+    for (size_t I = 0; I < W.WG->Lds.size(); ++I)
+      W.WG->Lds[I] = uint8_t(at(5, I));
 }
 
 } // namespace emu
