@@ -131,32 +131,21 @@ uint64_t divPairWord(uint64_t Seed, uint64_t Stream, int64_t W) {
 }
 
 bool usesIntegerDivision(const CodeObject &CO, const KernelInfo &K) {
-  auto TI = TargetInfo::get(CO.cpu() == "gfx9-4-generic" ? "gfx942" : CO.cpu(),
-                            CO.features());
-  if (!TI) {
-    consumeError(TI.takeError());
+  std::optional<KernelCode> Code = kernelCode(CO, K);
+  if (!Code)
     return true; // cannot tell: give the input
-  }
-  const ElfSection *S = CO.sectionAt(K.CodeAddr);
-  if (!S)
-    return true;
-  uint64_t End = K.CodeSize ? K.CodeAddr + K.CodeSize : S->Addr + S->Size;
-  End = std::min(End, S->Addr + S->Size);
-  auto Bytes = CO.bytesAt(K.CodeAddr, End - K.CodeAddr);
-  if (!Bytes) {
-    consumeError(Bytes.takeError());
-    return true;
-  }
+  TargetInfo &TI = *Code->TI;
+  ArrayRef<uint8_t> Bytes = Code->Bytes;
   // LLVM expands 32-bit integer division (and the 32-bit path of 64-bit
   // division) with v_rcp_iflag_f32, floating-point division never with it.
-  for (size_t Off = 0; Off + 4 <= Bytes->size();) {
-    const DecodedInst *D = (*TI)->decode(Bytes->drop_front(Off));
+  for (size_t Off = 0; Off + 4 <= Bytes.size();) {
+    const DecodedInst *D = TI.decode(Bytes.drop_front(Off));
     if (!D) {
       Off += 4;
       continue;
     }
     Off += D->Size;
-    if ((*TI)->opcodeName(D->Inst.getOpcode()).starts_with("V_RCP_IFLAG_F32"))
+    if (TI.opcodeName(D->Inst.getOpcode()).starts_with("V_RCP_IFLAG_F32"))
       return true;
   }
   return false;

@@ -5,13 +5,26 @@
 
 #include "asmevo/Verify/Oracle.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <vector>
-#include <algorithm>
 
 namespace asmevo {
+class TargetInfo;
 namespace verify {
+
+/// The code of kernel K (its bytes, clipped to its section) and the target
+/// that decodes them. std::nullopt when either is unavailable (the errors
+/// are consumed: the callers then skip or keep an input, they do not fail).
+struct KernelCode {
+  TargetInfo *TI;
+  llvm::ArrayRef<uint8_t> Bytes;
+};
+std::optional<KernelCode> kernelCode(const CodeObject &CO, const KernelInfo &K);
 
 inline uint64_t mix64(uint64_t X) {
   X += 0x9e3779b97f4a7c15ull;

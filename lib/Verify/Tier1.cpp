@@ -891,6 +891,27 @@ std::string Footprint::str() const {
 // Synthesis
 //===----------------------------------------------------------------------===//
 
+std::optional<KernelCode> kernelCode(const CodeObject &CO,
+                                     const KernelInfo &K) {
+  auto TI = TargetInfo::get(CO.cpu() == "gfx9-4-generic" ? "gfx942" : CO.cpu(),
+                            CO.features());
+  if (!TI) {
+    consumeError(TI.takeError());
+    return std::nullopt;
+  }
+  const ElfSection *S = CO.sectionAt(K.CodeAddr);
+  if (!S)
+    return std::nullopt;
+  uint64_t End = K.CodeSize ? K.CodeAddr + K.CodeSize : S->Addr + S->Size;
+  End = std::min(End, S->Addr + S->Size);
+  auto Bytes = CO.bytesAt(K.CodeAddr, End - K.CodeAddr);
+  if (!Bytes) {
+    consumeError(Bytes.takeError());
+    return std::nullopt;
+  }
+  return KernelCode{*TI, *Bytes};
+}
+
 /// Literal operands of the kernel's code (thresholds, magic numbers, masks)
 /// and their neighbours (+-1, +-2, +4 in the bit pattern: the next floats,
 /// off-by-one integers), as data values: inputs at a constant's boundary
@@ -898,31 +919,20 @@ std::string Footprint::str() const {
 static std::vector<uint32_t> harvestConstants(const CodeObject &CO,
                                               const KernelInfo &K) {
   std::vector<uint32_t> Out;
-  auto TI = TargetInfo::get(CO.cpu() == "gfx9-4-generic" ? "gfx942" : CO.cpu(),
-                            CO.features());
-  if (!TI) {
-    consumeError(TI.takeError());
+  std::optional<KernelCode> Code = kernelCode(CO, K);
+  if (!Code)
     return Out;
-  }
-  const ElfSection *S = CO.sectionAt(K.CodeAddr);
-  if (!S)
-    return Out;
-  uint64_t End = K.CodeSize ? K.CodeAddr + K.CodeSize : S->Addr + S->Size;
-  End = std::min(End, S->Addr + S->Size);
-  auto Bytes = CO.bytesAt(K.CodeAddr, End - K.CodeAddr);
-  if (!Bytes) {
-    consumeError(Bytes.takeError());
-    return Out;
-  }
+  TargetInfo &TI = *Code->TI;
+  ArrayRef<uint8_t> Bytes = Code->Bytes;
   std::set<uint32_t> Seen;
-  for (size_t Off = 0; Off + 4 <= Bytes->size() && Seen.size() < 48;) {
-    const DecodedInst *D = (*TI)->decode(Bytes->drop_front(Off));
+  for (size_t Off = 0; Off + 4 <= Bytes.size() && Seen.size() < 48;) {
+    const DecodedInst *D = TI.decode(Bytes.drop_front(Off));
     if (!D) {
       Off += 4;
       continue;
     }
     Off += D->Size;
-    const MCInstrDesc &Desc = (*TI)->desc(D->Inst.getOpcode());
+    const MCInstrDesc &Desc = TI.desc(D->Inst.getOpcode());
     for (unsigned I = Desc.getNumDefs(); I < D->Inst.getNumOperands(); ++I) {
       const MCOperand &O = D->Inst.getOperand(I);
       if (!O.isImm() || I >= Desc.getNumOperands() ||
