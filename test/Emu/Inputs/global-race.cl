@@ -4,12 +4,7 @@
 // other's elements of a. Built without device libraries: ids and barriers
 // come from builtins.
 #define GID (__builtin_amdgcn_workgroup_id_x() * __builtin_amdgcn_workgroup_size_x() + __builtin_amdgcn_workitem_id_x())
-#define BARRIER()                                                              \
-  do {                                                                         \
-    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");                     \
-    __builtin_amdgcn_s_barrier();                                              \
-    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");                     \
-  } while (0)
+#include "workgroup-barrier.h"
 
 // war_*: the first 64 read a[i + 64], which the next 64 then store.
 kernel void war_nobar(global int *a, global int *out) {

@@ -4,12 +4,7 @@
 // wrote. Wave 0 reads only its own slots, so its s_waitcnt after the
 // barrier comes before wave 1 runs in the emulator's order.
 // Built without device libraries: ids and barriers come from builtins.
-#define BARRIER()                                                              \
-  do {                                                                         \
-    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");                     \
-    __builtin_amdgcn_s_barrier();                                              \
-    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");                     \
-  } while (0)
+#include "workgroup-barrier.h"
 kernel void read_wave0(global int *out, local int *s) {
   int l = (int)__builtin_amdgcn_workitem_id_x();
   s[l] = 3 * l + 1;

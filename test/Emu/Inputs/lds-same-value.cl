@@ -5,12 +5,7 @@
 // waves store different values (wave_value) or a wave changes the value
 // after another wave stored it (then_changed), the result depends on the
 // order: a race.
-#define BARRIER()                                                              \
-  do {                                                                         \
-    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");                     \
-    __builtin_amdgcn_s_barrier();                                              \
-    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");                     \
-  } while (0)
+#include "workgroup-barrier.h"
 kernel void same_value(global int *out, global const int *in, local int *s) {
   int l = (int)__builtin_amdgcn_workitem_id_x();
   s[l & 3] = in[l & 3];

@@ -3,12 +3,7 @@
 // own half. The read's result is used only at the end, so the wait that
 // orders the read before the barrier is the fence's lgkmcnt(0) alone.
 // Built without device libraries: ids and barriers come from builtins.
-#define BARRIER()                                                              \
-  do {                                                                         \
-    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");                     \
-    __builtin_amdgcn_s_barrier();                                              \
-    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");                     \
-  } while (0)
+#include "workgroup-barrier.h"
 kernel void swap_halves(global int *out, local int *s) {
   int l = (int)__builtin_amdgcn_workitem_id_x();
   s[l] = l;
