@@ -141,7 +141,12 @@ def csrmm_nnz_rem(tag, targs, I, J, A, B, C, T, WF=2):
     for v, (nnz, R, order, base, host, N, K, ldb, off) in enumerate([
             (1900, 8, 1, 0, True, 5, 40, 43, 4),
             (1024, 16, 0, 1, False, 2, 33, 33, 0),
-            (1400, 100, 1, 0, True, 7, 120, 121, 6)]):
+            (1400, 100, 1, 0, True, 7, 120, 121, 6),
+            # Only the last block stores rows (the others leave a carry), and
+            # a lane stores when the next entry starts another row. Rows of 3
+            # with three blocks make entry 512, the last block's lane 0, the
+            # end of row 170: lane 0 stores (even row lengths never make it).
+            (700, 3, 0, 0, True, 3, 17, 19, 1)]):
         nb = (nnz + BS - 1) // BS
         M = (nnz + R - 1) // R + 3
         # row_limits[b]: the row holding entry 256 b (rows of R entries)
