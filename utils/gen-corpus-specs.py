@@ -195,48 +195,81 @@ def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
     BS, WF = 256, 16
     match = dm('rocsparse::csrmmnt_row_split_subwfsize_x_loop_plus_swfs_columns_kernel',
                targs)
-    for v, (M, R, K, start, order, base, host, beta, batch) in enumerate([
+    for v, (M, R, K, start, order, base, host, beta, batch, *extra) in enumerate([
             (100, 20, 45, 0, 1, 0, True, 0.0, 1),
             (37, 5, 9, 3, 0, 1, False, 2.0, 2),
             (70, 33, 64, 1, 1, 0, True, -1.0, 1),
-            (45, 17, 30, 2, 0, 0, True, (0.0, 0.5), 1)]):
+            (45, 17, 30, 2, 0, 0, True, (0.0, 0.5), 1),
+            # beta exactly 1 (+0i) with alpha != 0: the early return is
+            # for alpha == 0 and beta == 1 together only
+            (50, 9, 40, 8, 1, 0, True, (1.0, 0.0), 2),
+            # alpha == 0 and beta == 1 by device pointer (the kernel's own
+            # early return; B is not referenced then: random bytes, NaNs)
+            (30, 4, 20, 0, 0, 0, False, (1.0, 0.0), 1, 'alpha0'),
+            # values 0 or 1, every other row empty, the others of 3 entries:
+            # many (row, column) sums are exactly 0, so an accumulator's
+            # initial value shows through alpha * sum (beta 0); start 7 puts
+            # the last column of the 59-wide split at 65
+            (40, 3, 24, 7, 1, 0, True, (0.0, 0.0), 2, 'bin'),
+            (41, 3, 24, 9, 0, 1, True, (0.0, 0.0), 2, 'bin')]):
         # beta: 0 exactly (complex: 0 + 0i), and 0 + 0.5i (the real part
         # alone does not decide beta == 0)
+        alpha0 = 'alpha0' in extra
+        binv = 'bin' in extra
+        rep = 2 if binv else 1   # rows of R entries, or empty and R alternating
         end = start + ncols
         gx = (M - 1) // (BS // WF) + 1
-        nnz = M * R
+        nnz = M // rep * R
         ldb = end + 1
         ldc = (M + 3) if order == 1 else (end + 2)
         csize = ldc * end if order == 1 else ldc * M
         bsize = ldb * K
-        def scal(x, seed):
+        def scal(x, seed, exact=False):
             re_, im = x if isinstance(x, tuple) else (x, 0.0 if x == 0 else 0.25)
-            return alpha_host(T, re_, im) if host else buf(1, T, T.fill, seed)
-        args = [scal(1.5, 14), scal(beta, 15), {'u8': 1 if host else 0},
+            if host:
+                return alpha_host(T, re_, im)
+            if not exact:
+                return buf(1, T, T.fill, seed)
+            b = buf(1, T, 'zero')
+            b['patch'] = [{'offset': 0, 'bytes': f32hex(re_, im)[:2 * T.size]}]
+            return b
+        def vals(n, Ty, seed):
+            if not binv:
+                return buf(n, Ty, Ty.fill, seed)
+            # 0 or 1 (bfloat16: zeros; its int-f16 fill has no range)
+            return buf(n, Ty, f'{Ty.fill}:{seed}:0:1' if Ty.fill != 'int-f16' else 'zero')
+        args = [scal((0.0, 0.0) if alpha0 else 1.5, 14, alpha0), scal(beta, 15, alpha0),
+                {'u8': 1 if host else 0},
                 ival(J.size, start), ival(J.size, end), ival(J.size, M),
                 ival(J.size, end),
                 {'i64': (M + 1) if batch > 1 else 0}, {'i64': nnz if batch > 1 else 0},
-                buf((M + 1) * batch, I.size, f'arith-i{8*I.size}:{base}:{R}'),
+                buf((M + 1) * batch, I.size, f'arith-i{8*I.size}:{base}:{R}' + (':2' if binv else '')),
                 buf(nnz * batch, J.size, f'cols-i{8*J.size}:{9+v}:{K}:{R}:{base}'),
-                buf(nnz * batch, A, A.fill, 23 + v),
-                buf(bsize * batch, B, B.fill, 33 + v), {'i64': ldb},
+                vals(nnz * batch, A, 23 + v),
+                buf(bsize * batch, B, 'random', 33 + v) if alpha0 else vals(bsize * batch, B, 33 + v),
+                {'i64': ldb},
                 {'i64': bsize if batch > 1 else 0},
                 buf(csize * batch, C, C.fill, 43 + v), {'i64': ldc},
                 {'i64': csize if batch > 1 else 0},
                 {'u32': order}, {'u32': base}, {'u8': 1 if v == 1 else 0}, {'u8': 1 if v == 1 else 0}]
         if batch > 1:
             # the second batch's row offsets continue the first's: rebase them
-            args[9] = buf((M + 1) * batch, I.size, f'arith-i{8*I.size}:{base}:{R}')
+            args[9] = buf((M + 1) * batch, I.size, f'arith-i{8*I.size}:{base}:{R}' + (':2' if binv else ''))
             args[9]['patch'] = [
                 {'offset': (M + 1 + r) * I.size,
-                 'bytes': (base + R * r).to_bytes(I.size, 'little').hex()}
+                 'bytes': (base + R * (r // rep)).to_bytes(I.size, 'little').hex()}
                 for r in range(M + 1)]
         about = (f'CSR x dense (B row-major) columns [{start}, {end}) of C = alpha A B + beta C: '
-                 f'M={M} K={K} in rows of {R} (16 lanes per row: rows longer and shorter than 16), '
-                 f'beta={beta if not isinstance(beta, tuple) else "0+0.5i (0 for real types)"}, '
+                 f'M={M} K={K} in rows of {R}{" after every empty row" if binv else ""} (16 lanes per row: rows longer and shorter than 16), '
+                 f'alpha={"0" if alpha0 else "1.5 (complex: 1.5+0.25i)"}, '
+                 f'beta={beta if not isinstance(beta, tuple) else ("%g+%gi (%g for real types)" % (beta[0], beta[1], beta[0]))}, '
                  f'{"column" if order else "row"}-major C, index base {base}, '
                  f'{batch} batch(es), scalars {"by value" if host else "by device pointer"}; '
                  f'grid x = ceil(M / 16) = {gx}')
+        if alpha0:
+            about += '; B random bytes (not referenced when alpha = 0 and beta = 1)'
+        if binv:
+            about += '; A and B values 0 or 1 (bfloat16 A: zeros): sums exactly 0'
         if v == 1:
             about += '; conj_A and conj_B set (a no-op for real types)'
         write('csrmm', f'row_split_{tag}_{v}', match, about, [gx, batch], [BS], args)
@@ -532,6 +565,135 @@ csrmm_merge_path_rem('c64', '256u, 32u, 256u, rocsparse_complex_num<float>, long
                      'rocsparse_complex_num<float>', CF32, I64, I64, CF32, CF32, CF32)
 csrmm_merge_path_rem('bf16', '256u, 32u, 256u, float, long, int, rocsparse_bfloat16, '
                      'rocsparse_bfloat16, float', F32, I64, I32, BF16, BF16, F32)
+
+# ---- csrgemm_numeric_fill_wf_per_row_kernel<256, 8, 16, 137, I, J, T>
+#      C = alpha A B + beta D, group 0 of the numeric phase: the rows whose
+#      products (nnz of A's row times B's rows, plus D's row) are at most 16,
+#      8 lanes and a 16-slot hash table per row. C's row pointer is what the
+#      symbolic phase computes (the union of the columns); the kernel writes
+#      csr_val_C only. Rows of more products are in other groups: then the
+#      host passes perm (rows sorted by group, group 0 first, so
+#      group_offset[0] = 0), else perm is null and m is every row.
+def csr_pack(fmt, vals):
+    return b''.join(struct.pack('<' + fmt, v) for v in vals)
+
+def csrgemm_fill_wf(tag, targs, I, J, T):
+    import random
+    BS, WF = 256, 8
+    match = dm('rocsparse::csrgemm_numeric_fill_wf_per_row_kernel', targs)
+    ifmt = 'q' if I.size == 8 else 'i'
+    jfmt = 'q' if J.size == 8 else 'i'
+    for v, (M, K, N, mul, add, big, base, host, seed) in enumerate([
+            (70, 30, 45, True, False, False, 0, True, 1),
+            (45, 50, 20, True, True, True, 1, False, 2),
+            (40, 20, 33, False, True, False, 0, True, 3),
+            (33, 40, 64, True, True, False, 0, True, 4)]):
+        rnd = random.Random(1000 + seed)
+        def row(n, cnt):
+            return sorted(rnd.sample(range(n), min(cnt, n)))
+        # B: rows of 0..5 entries; A: rows of 0..4 (products <= 16 unless big)
+        Brows = [row(N, rnd.choice([0, 1, 2, 3, 4, 5])) for _ in range(K)]
+        Arows, Drows = [], []
+        for r in range(M):
+            want_big = big and r % 7 == 3
+            for _ in range(200):
+                a = row(K, rnd.choice([4, 5, 6]) if want_big else rnd.choice([0, 1, 2, 3, 4]))
+                d = row(N, rnd.choice([0, 1, 2, 3])) if add else []
+                prod = (sum(len(Brows[c]) for c in a) if mul else 0) + len(d)
+                if (prod > 16) == want_big:
+                    break
+            else:
+                raise SystemExit(f'csrgemm {tag}: no row of the wanted size')
+            Arows.append(a)
+            Drows.append(d)
+        if mul and not big:
+            # one row whose 16 products are 16 distinct columns: a full hash
+            # table (linear probing wraps around), found by search
+            for r in range(M):
+                cols = set(c2 for c in Arows[r] for c2 in Brows[c]) | set(Drows[r])
+                prod = sum(len(Brows[c]) for c in Arows[r]) + len(Drows[r])
+                if len(cols) == 16 and prod == 16:
+                    break
+            else:
+                full = sorted(rnd.sample(range(N), 16))
+                Brows[0] = full[:5]
+                Brows[1] = full[5:10]
+                Brows[2] = full[10:15]
+                Brows[3] = full[15:16]
+                for r in range(M):
+                    if sum(len(Brows[c]) for c in Arows[r]) + len(Drows[r]) > 16:
+                        Arows[r] = Arows[r][:2]
+                        Drows[r] = Drows[r][:1]
+                Arows[5] = [0, 1, 2, 3]
+                Drows[5] = []
+        Crows = []
+        products = []
+        for r in range(M):
+            cols = set(Drows[r])
+            if mul:
+                for c in Arows[r]:
+                    cols |= set(Brows[c])
+            Crows.append(sorted(cols))
+            products.append((sum(len(Brows[c]) for c in Arows[r]) if mul else 0)
+                            + len(Drows[r]))
+        group0 = [r for r in range(M) if products[r] <= 16]
+        assert big == (len(group0) < M)
+        def ptr(rows):
+            p = [base]
+            for rr in rows:
+                p.append(p[-1] + len(rr))
+            return p
+        name = f'numeric_fill_wf_{tag}_{v}'
+        os.makedirs(f'{OUT}/csrgemm', exist_ok=True)
+        files = {}
+        def put(suffix, data):
+            with open(f'{OUT}/csrgemm/{name}.{suffix}.bin', 'wb') as fh:
+                fh.write(data)
+            files[suffix] = {'buffer': f'{name}.{suffix}.bin', 'readonly': True}
+        def cols(rows):
+            return [c + base for rr in rows for c in rr]
+        for key, rows in (('A', Arows), ('B', Brows), ('D', Drows), ('C', Crows)):
+            put(f'ptr{key}', csr_pack(ifmt, ptr(rows)))
+            put(f'col{key}', csr_pack(jfmt, cols(rows) or [0]))
+        put('offset', csr_pack(jfmt, [0]))
+        if big:
+            # rows sorted by group (stable): group 0 first, then the others
+            put('perm', csr_pack(jfmt, group0 + [r for r in range(M) if r not in group0]))
+        nnz = {k: max(1, sum(len(rr) for rr in rows))
+               for k, rows in (('A', Arows), ('B', Brows), ('D', Drows), ('C', Crows))}
+        def scal(x, s):
+            return alpha_host(T, x) if host else buf(1, T, T.fill, s)
+        m = len(group0) if big else M
+        gx = (m - 1) // (BS // WF) + 1
+        args = [ival(J.size, m), ival(J.size, max(K, N)), files['offset'],
+                files['perm'] if big else {'u64': 0},
+                scal(1.5 if mul else 0.0, 51),
+                files['ptrA'], files['colA'], buf(nnz['A'], T, T.fill, 61 + v),
+                files['ptrB'], files['colB'], buf(nnz['B'], T, T.fill, 71 + v),
+                scal(-2.0 if add else 0.0, 52),
+                files['ptrD'], files['colD'], buf(nnz['D'], T, T.fill, 81 + v),
+                files['ptrC'], files['colC'], buf(nnz['C'], T, T.fill, 91 + v),
+                {'u32': base if mul else 0}, {'u32': base if mul else 0},
+                {'u32': base}, {'u32': base if add else 0},
+                {'u8': int(mul)}, {'u8': int(add)}, {'u8': int(host)}]
+        full = sum(1 for r in group0 if len(Crows[r]) == 16)
+        about = (f'CSR SpGEMM numeric fill, group 0 (at most 16 products a row, 8 lanes '
+                 f'and a 16-slot hash table per row): C = '
+                 f'{"alpha A B" if mul else ""}{" + " if mul and add else ""}'
+                 f'{"beta D" if add else ""}, A {M}x{K} (rows of 0-4), B {K}x{N} (rows '
+                 f'of 0-5), D rows of 0-3; C\'s row pointer is the union of the '
+                 f'columns (the symbolic phase\'s); nk = max(k, n) = {max(K, N)}; '
+                 f'index base {base}, scalars {"by value" if host else "by device pointer"}; '
+                 f'{full} rows of 16 distinct columns; ' +
+                 (f'{M - len(group0)} rows of more than 16 products are in other '
+                  f'groups: perm lists group 0 first, m = {m}' if big else
+                  f'every row in group 0: perm null, m = M') +
+                 f'; grid ceil(m / 32) = {gx}; *.bin: the CSR arrays')
+        write('csrgemm', name, match, about, [gx], [BS], args)
+
+csrgemm_fill_wf('f32_i32_i32', '256u, 8u, 16u, 137u, int, int, float', I32, I32, F32)
+csrgemm_fill_wf('f32_i64_i64', '256u, 8u, 16u, 137u, long, long, float', I64, I64, F32)
+csrgemm_fill_wf('f32_i64_i32', '256u, 8u, 16u, 137u, long, int, float', I64, I32, F32)
 
 # ---- rocblas_gemm_batched_kernel<float, 16, 16, 64, 64, 4, 64, 4, 4, 64, 'N', 'C',
 #      _Float16 const, _Float16 const, _Float16> (strided: plain pointers)
