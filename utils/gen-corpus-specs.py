@@ -90,10 +90,13 @@ def coomm_seg_rem(tag, targs, T, I, A, B, C):
     match = dm('rocsparse::coommnn_segmented_remainder_kernel', targs)
     for v, (nnz, batch, order, base, host, M, N, K, ldb, colB) in enumerate([
             (2500, 1, 1, 0, True, 300, 7, 50, 53, 4),
-            (1300, 2, 0, 1, False, 300, 6, 40, 41, 4),
-            (1024, 1, 1, 0, True, 130, 3, 17, 17, 0),
-            (2100, 1, 0, 0, True, 40, 5, 90, 90, 4),
-            (1300, 1, 1, 0, True, 25, 5, 70, 70, 4)]):
+            (1300, 2, 0, 1, False, 300, 12, 40, 41, 8),
+            (1024, 1, 1, 0, True, 130, 11, 17, 17, 8),
+            (2100, 1, 0, 0, True, 40, 20, 90, 90, 16),
+            (1300, 1, 1, 0, True, 25, 19, 70, 70, 16)]):
+        # The host launches this WF=4 kernel for the last n % 8 columns when
+        # that is 3 or 4 (n >= 8), or for n = 7 (columns 4..6): colB is a
+        # multiple of 8 (or 4 for n = 7) and N - colB is 3 or 4.
         # rows of 9 (segments across wave and block edges), 8, 70 (a
         # segment longer than a wave: the reduction's 64- and 128-steps)
         # and 65 (a segment that ends on lane 64 and starts on lane 0: its
@@ -293,9 +296,15 @@ csrmm_row_split('l7_2_1_bf16', '256u, 16u, 8u, 7u, 2u, 1u, float, long, int, roc
 def coomm_seg_atomic(tag, targs, T, I, A, B, C, WF=64, LOOPS=16, COLS=1):
     match = dm('rocsparse::coommnn_segmented_atomic', targs)
     for v, (nnz, R, M, K, ncols, nstart, order, base, host, trans, batch) in enumerate([
-            (3000, 7, 430, 40, 5, 0, 1, 0, True, 112, 1),
-            (700, 70, 21, 90, 2, 1, 0, 1, False, 113, 2),
-            (1024, 3, 342, 11, 1, 3, 1, 0, True, 112, 1)]):
+            (3000, 7, 430, 40, 1, 4, 1, 0, True, 112, 1),
+            (700, 70, 21, 90, 1, 0, 0, 1, False, 113, 2),
+            (1024, 3, 342, 11, 1, 8, 1, 0, True, 112, 1),
+            # nnz a multiple of LOOPS*WF: the block's last entry is valid, so
+            # the end-of-block atomic runs, in both batches (stride_C != 0)
+            (2048, 70, 62, 90, 1, 16, 1, 0, True, 111, 2)]):
+        # COLS=1: the host's remainder launch for n % 8 == 1 (n >= 8), n = 5
+        # or n = 1: one column, nstart = n - 1 (a multiple of 8, or 4, or 0),
+        # one workgroup along y.
         gx = (nnz + LOOPS * WF - 1) // (LOOPS * WF)
         gy = ncols // COLS
         N = nstart + ncols
@@ -335,9 +344,11 @@ def coomm_atomic_rem(tag, targs, T, I, A, B, C):
     BS = 256
     match = dm('rocsparse::coommnn_atomic_remainder', targs)
     for v, (nnz, R, M, K, off, N, order, base, host) in enumerate([
-            (1500, 6, 260, 30, 2, 5, 1, 0, True),
+            (1500, 6, 260, 30, 64, 65, 1, 0, True),
             (700, 300, 4, 310, 0, 1, 0, 1, False),
-            (256, 1, 300, 7, 5, 8, 1, 0, True)]):
+            (256, 1, 300, 7, 192, 193, 1, 0, True)]):
+        # WF=1: the host launches it for one remainder column only: n = 1,
+        # 65, 129, 193 (offset 0, 64, 128, 192) or n % 256 == 1 (n >= 256).
         gx = (nnz + BS - 1) // BS
         ldb = N + 1
         ldc = (M + 1) if order == 1 else (N + 2)
@@ -723,3 +734,73 @@ def gemm_batched_nc_f16():
               [16, 16], args)
 
 gemm_batched_nc_f16()
+
+# ---- rocblas_trsm_small_left_device[_sharedB]<NB, STEP, LOWER, T, SCAL, T const*, T*>
+#      (uplo, transA, diag, m, n, alpha, A, offset_A, lda, stride_A, B, offset_B,
+#      ldb, stride_B, batch_count): solves op(A) X = alpha B in place for an
+#      m x m triangular A (m <= NB) and an m x n B, column-major. rocBLAS's
+#      rocblas_trsm_small launches NB threads per block, NB columns of B per
+#      block along x and the batch along z; LOWER is the fill (uplo is not
+#      read). Reached from trsm (left side) with alpha != 0 and n > 1 when
+#      NB is the smallest of 4, 8, ..., 32 with m <= NB (m <= 64 and n <= 64
+#      for NB 64); the sharedB variant when n > 2 NB and m > 12 (upper,
+#      no transpose) or m > 16 (upper, transpose). Real types never see
+#      conjugate-transpose (the host turns it into transpose).
+def trsm_small(kernel, name, targs, T, NB, variants):
+    match = dm(kernel, targs)
+    nbytes = T.size
+    def elem(re_, im=0.0):
+        if T.comps == 2:
+            return f32hex(re_, im)
+        return f64hex(re_) if nbytes == 8 else f32hex(re_)
+    for v, (m, n, trans, unit, alpha, lda, ldb, offa, offb, batch, *rng) in enumerate(variants):
+        sa = offa + lda * m + 3 if batch > 1 else 0
+        sb = offb + ldb * n + 5 if batch > 1 else 0
+        asize = offa + (batch - 1) * sa + lda * m
+        bsize = offb + (batch - 1) * sb + ldb * n
+        # Off-diagonal values stay small against the diagonal so that the
+        # substitution neither overflows nor underflows over m steps.
+        lo_hi = rng[0] if rng else '-3:3' if T.comps == 1 else '-1:1'
+        afill = buf(asize, T, f'{T.fill}:{111 + v}:{lo_hi}')
+        if not unit:
+            diag = [(2.0, 1.0), (-3.0, 0.5), (4.0, -1.0), (-2.0, -2.0), (3.0, 2.0)]
+            afill['patch'] = [
+                {'offset': (offa + b * sa + i * lda + i) * nbytes,
+                 'bytes': elem(*diag[(i + b) % len(diag)])}
+                for b in range(batch) for i in range(m)]
+        args = [{'u32': 121}, {'u32': trans}, {'u32': 132 if unit else 131},
+                {'i32': m}, {'i32': n}, {'bytes': elem(*alpha)},
+                afill, {'i64': offa}, {'i32': lda}, {'i64': sa},
+                buf(bsize, T, T.fill, 121 + v), {'i64': offb}, {'i32': ldb},
+                {'i64': sb}, {'i32': batch}]
+        gx = (n - 1) // NB + 1
+        about = (f'left triangular solve op(A) X = alpha B in place, upper A, '
+                 f'transA {trans} ({ {111: "none", 112: "transpose", 113: "conjugate transpose"}[trans] }), '
+                 f'{"unit" if unit else "non-unit"} diagonal, m={m} n={n}, lda={lda} ldb={ldb}, '
+                 f'offsets {offa}/{offb}, alpha={alpha[0]}{f"+{alpha[1]}i" if T.comps == 2 else ""}, '
+                 f'{batch} strided batch(es); diagonal away from 0 (non-unit), other values '
+                 f'in [{lo_hi.replace(":", ", ")}]; {NB} threads, grid {gx} x 1 x {batch}')
+        write('trsm', f'{name}_{v}',
+              match, about, [gx, 1, batch], [NB], args)
+
+# <20, 20, false, double>, sharedB: m in 17..20 and n > 40
+trsm_small('rocblas_trsm_small_left_device_sharedB', 'small_left_sharedB_f64',
+           '20, 20, false, double, double, double const*, double*', F64, 20, [
+               (20, 45, 111, False, (1.5, 0.0), 22, 23, 0, 0, 1),
+               (17, 41, 112, True, (-2.0, 0.0), 17, 19, 3, 5, 2),
+               (18, 60, 111, True, (0.5, 0.0), 18, 18, 0, 2, 1),
+               (20, 61, 112, False, (-1.0, 0.0), 21, 20, 1, 0, 1)])
+# <64, 32, false, complex<float>>: m in 33..64, 2 <= n <= 64 (one block)
+trsm_small('rocblas_trsm_small_left_device', 'small_left_c32',
+           '64, 32, false, rocblas_complex_num<float>, rocblas_complex_num<float>, '
+           'rocblas_complex_num<float> const*, rocblas_complex_num<float>*', CF32, 64, [
+               (64, 64, 111, False, (1.5, -0.5), 64, 66, 0, 0, 1),
+               (33, 5, 112, True, (-2.0, 1.0), 35, 33, 2, 4, 2),
+               (50, 37, 113, False, (1.0, 0.0), 50, 51, 0, 1, 1),
+               (41, 2, 111, True, (0.5, 0.25), 43, 41, 1, 0, 1),
+               (63, 20, 113, True, (1.0, 2.0), 63, 64, 0, 0, 1),
+               # no transpose, non-unit: steps 32, 4, 4, 4 and 1, 1, 1. Values
+               # up to 3 make the products round, and the 4-step and 1-step
+               # code round the complex products differently (immediate
+               # 2486240, which skips the 4-steps, is told only then)
+               (47, 30, 111, False, (-1.5, 0.5), 48, 47, 0, 3, 1, '-3:3')])
