@@ -577,6 +577,99 @@ csrmm_merge_path_rem('c64', '256u, 32u, 256u, rocsparse_complex_num<float>, long
 csrmm_merge_path_rem('bf16', '256u, 32u, 256u, float, long, int, rocsparse_bfloat16, '
                      'rocsparse_bfloat16, float', F32, I64, I32, BF16, BF16, F32)
 
+# The same kernel on the launches rocSPARSE's host makes for this
+# 32-wide remainder (csrmmnt_merge_dispatch: main columns a multiple of
+# 256, 128 or 64 when n >= 64, remainder n - main in 17..32), on rows of
+# irregular lengths (empty rows, rows of one entry, rows longer than a
+# 256-item path block so that blocks start and end inside rows), and with
+# alpha = 0, beta = 1 by device pointer (the kernel's early return: B is
+# not referenced, random bytes).
+def merge_coords(ptr, d):
+    # The merge path of the row ends and the nonzeros after d steps: a
+    # nonzero is taken while its index is below the current row's end.
+    i, j = 0, 0
+    for _ in range(d):
+        if i < len(ptr) - 1 and j < ptr[i + 1]:
+            j += 1
+        else:
+            i += 1
+    return i, j
+
+def csrmm_merge_path_host(tag, targs, T, I, J, A, B, C):
+    import random
+    BS, WF, IPT = 256, 32, 256
+    match = dm('rocsparse::csrmmnt_merge_path_remainder_kernel', targs)
+    ifmt = 'q' if I.size == 8 else 'i'
+    jfmt = 'q' if J.size == 8 else 'i'
+    # rows of 600 hold whole path blocks (the block-inside-a-row case)
+    pattern = [0, 1, 3, 600, 1, 0, 0, 2, 40, 1, 270, 5, 0, 1]
+    for v, (M, K, N, off, order, base, host, alpha0, seed) in enumerate([
+            (30, 620, 20, 0, 1, 0, True, False, 1),
+            (40, 630, 89, 64, 0, 1, False, False, 2),
+            (28, 610, 160, 128, 1, 0, True, False, 3),
+            (30, 620, 20, 0, 0, 0, False, True, 4),
+            # alpha = 0 by value with beta = 2: the host launches it (its
+            # quick return is for alpha 0 and beta 1 only), the kernel reads
+            # beta from the kernarg to decide
+            (20, 620, 24, 0, 1, 0, True, 'beta2', 5)]):
+        beta2 = alpha0 == 'beta2'
+        rnd = random.Random(2000 + seed)
+        lens = [pattern[(r + seed) % len(pattern)] for r in range(M)]
+        ptr = [0]
+        for n_ in lens:
+            ptr.append(ptr[-1] + n_)
+        nnz = ptr[-1]
+        cols = [c for n_ in lens for c in sorted(rnd.sample(range(K), n_))]
+        total = M + nnz
+        nb = (total - 1) // IPT + 1
+        gx = (nb - 1) // (BS // WF) + 1
+        name = f'merge_path_host_{tag}_{v}'
+        os.makedirs(f'{OUT}/csrmm', exist_ok=True)
+        def put(suffix, data):
+            with open(f'{OUT}/csrmm/{name}.{suffix}.bin', 'wb') as fh:
+                fh.write(data)
+            return {'buffer': f'{name}.{suffix}.bin', 'readonly': True}
+        c0 = put('coord0', b''.join(struct.pack('<II', *merge_coords(ptr, b * IPT))
+                                    for b in range(nb)))
+        c1 = put('coord1', b''.join(struct.pack('<II', *merge_coords(ptr, min((b + 1) * IPT, total)))
+                                    for b in range(nb)))
+        rp = put('ptr', b''.join(struct.pack('<' + ifmt, x + base) for x in ptr))
+        ci = put('col', b''.join(struct.pack('<' + jfmt, x + base) for x in cols))
+        ldb = N + 2
+        ldc = (M + 1) if order == 1 else (N + 1)
+        csize = ldc * N if order == 1 else ldc * M
+        def scal(x, seed_):
+            if host:
+                return alpha_host(T, x, 0.5 if x else 0.0)
+            b = buf(1, T, 'zero')
+            b['patch'] = [{'offset': 0, 'bytes': f32hex(x, 0.0)[:2 * T.size]}]
+            return b
+        args = [{'u8': 0}, {'u8': 0}, ival(J.size, off), ival(J.size, M),
+                ival(J.size, N), ival(J.size, K), ival(I.size, nnz),
+                scal(0.0 if alpha0 else 1.5, 18), rp, ci, buf(nnz, A, A.fill, 56 + v),
+                c0, c1,
+                buf(ldb * K, B, 'random', 66 + v) if alpha0 is True else buf(ldb * K, B, B.fill, 66 + v),
+                {'i64': ldb}, scal(2.0 if beta2 else 1.0, 19),
+                buf(csize, C, C.fill, 76 + v), {'i64': ldc},
+                {'u32': order}, {'u32': base}, {'u8': 1 if host else 0}]
+        about = (f'CSR x dense (B row-major), merge-path split, the host\'s 32-wide remainder: '
+                 f'n = {N}, main columns [0, {off}), remainder [{off}, {N}) of {N - off}; M={M} '
+                 f'K={K}, rows of {sorted(set(lens))} entries (empty, single, longer than a '
+                 f'256-item path block), nnz={nnz}; coord0/coord1: the merge path of row_ptr '
+                 f'(*.bin); {"column" if order else "row"}-major C, index base {base}, '
+                 f'alpha {"0, beta 2" if beta2 else "0, beta 1 (the early return; B random bytes)" if alpha0 else "1.5"}, '
+                 f'scalars {"by value" if host else "by device pointer"}; {nb} path blocks, '
+                 f'8 per 256-wide workgroup: grid {gx}')
+        write('csrmm', name, match, about, [gx], [BS], args)
+
+csrmm_merge_path_host('f32', '256u, 32u, 256u, float, int, int, float, float, float',
+                      F32, I32, I32, F32, F32, F32)
+csrmm_merge_path_host('c64', '256u, 32u, 256u, rocsparse_complex_num<float>, long, long, '
+                      'rocsparse_complex_num<float>, rocsparse_complex_num<float>, '
+                      'rocsparse_complex_num<float>', CF32, I64, I64, CF32, CF32, CF32)
+csrmm_merge_path_host('bf16', '256u, 32u, 256u, float, long, int, rocsparse_bfloat16, '
+                      'rocsparse_bfloat16, float', F32, I64, I32, BF16, BF16, F32)
+
 # ---- csrgemm_numeric_fill_wf_per_row_kernel<256, 8, 16, 137, I, J, T>
 #      C = alpha A B + beta D, group 0 of the numeric phase: the rows whose
 #      products (nnz of A's row times B's rows, plus D's row) are at most 16,
