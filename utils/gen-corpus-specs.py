@@ -487,11 +487,16 @@ for tn, T in [('f32', F32), ('f64', F64), ('c32', CF32), ('c64', CF64)]:
 # ---- rocblas_spr2_kernel<128, 8, N_TX, rocblas_internal_val_ptr<T>, T const*, T*>
 def spr2(tag, targs, T, ntx):
     match = dm('rocblas_spr2_kernel', targs)
-    for v, (n, upper, incx, incy, sx, sy, host, batch) in enumerate([
+    for v, (n, upper, incx, incy, sx, sy, host, batch, *extra) in enumerate([
             (300, 1, 1, 2, 0, 0, True, 1),
             (133, 0, 3, 1, 2, 5, False, 2),
             (70, 1, -1, 1, 69, 0, True, 1),
-            (260, 0, 1, 1, 0, 0, True, 1)]):
+            (260, 0, 1, 1, 0, 0, True, 1),
+            # alpha = 0 by device pointer: the host cannot return early (it
+            # does so only for a host alpha of 0), the kernel must; AP holds
+            # -0.0 and x an inf, which AP += 0 * x * y ... would change
+            (100, 0, 1, 1, 0, 0, False, 1, 'alpha0')]):
+        alpha0 = len(extra) > 0
         def vec(inc, shift, seed):
             per = shift + (n - 1) * abs(inc) + 1
             return per, buf(per * batch, T, T.fill, seed)
@@ -499,17 +504,24 @@ def spr2(tag, targs, T, ntx):
         py, y = vec(incy, sy, 95 + v)
         ap = n * (n + 1) // 2
         alpha = ({'bytes': (f32hex(1.5) if T.size == 4 else f64hex(1.5)).ljust(16, '0')}
-                 if host else buf(1, T, T.fill, 99))
+                 if host else buf(1, T, 'zero' if alpha0 else T.fill, None if alpha0 else 99))
+        apbuf = buf(ap * batch, T, T.fill, 89 + v)
+        if alpha0:
+            neg0 = (f32hex(-0.0) if T.size == 4 else f64hex(-0.0))
+            apbuf['patch'] = [{'offset': k * T.size, 'bytes': neg0} for k in (0, 7, 99, 1000)]
+            x['patch'] = [{'offset': 5 * T.size,
+                           'bytes': f32hex(float('inf')) if T.size == 4 else f64hex(float('inf'))}]
         gx = (n - 1) // (128 * ntx) + 1
         gy = (n - 1) // 8 + 1
         args = [{'u8': 1 if host else 0}, {'u8': upper}, {'i32': n}, alpha,
                 x, {'i64': sx}, {'i64': incx}, {'i64': px if batch > 1 else 0},
                 y, {'i64': sy}, {'i64': incy}, {'i64': py if batch > 1 else 0},
-                buf(ap * batch, T, T.fill, 89 + v), {'i64': 0},
+                apbuf, {'i64': 0},
                 {'i64': ap if batch > 1 else 0}, {'i32': batch}]
         about = (f'packed symmetric rank-2 update AP += alpha (x y^T + y x^T), n={n}, '
                  f'{"upper" if upper else "lower"}, incx={incx} (shift {sx}) incy={incy} '
-                 f'(shift {sy}), alpha {"by value" if host else "by device pointer"}, '
+                 f'(shift {sy}), alpha {"by value" if host else "by device pointer"}'
+                 f'{" = 0 (AP holds -0.0 at 0, 7, 99, 1000 and x[5] = inf)" if alpha0 else ""}, '
                  f'{batch} batch(es); 128x8 blocks, {ntx} x-elements per thread: '
                  f'grid {gx} x {gy} x {batch}')
         write('spr2', f'spr2_{tag}_{v}', match, about, [gx, gy, batch], [128, 8], args)
@@ -897,3 +909,54 @@ trsm_small('rocblas_trsm_small_left_device', 'small_left_c32',
                # code round the complex products differently (immediate
                # 2486240, which skips the 4-steps, is told only then)
                (47, 30, 111, False, (-1.5, 0.5), 48, 47, 0, 3, 1, '-3:3')])
+
+# ---- rocblas_gemm_batched_general_kernel<float, 16, 16, 32, 32, 8, 32, 8, 8, 32,
+#      'N', 'N', rocblas_bfloat16 const* const, float const* const, float* const>
+#      (M, N, K, alpha, dA[], lda, offset_a, dB[], ldb, offset_b, beta, dC[], ldc,
+#      offset_c, dD[], ldd, offset_d, batch_count): D = alpha A B + beta C over
+#      arrays of device pointers (gemm_ex batched, bf16 in, f32 out, rocBLAS's
+#      source GEMM). rocBLAS launches it with 16x16 threads on a grid of
+#      ceil(M/32) x ceil(N/32) x batch when M, N are not both multiples of 32
+#      (or K of 8). A spec cannot name another buffer, so each pointer array
+#      holds the addresses of matrices inside its own buffer: buffer argument
+#      i lives at 0x100000000000 + i * 0x1000000000 (docs/run-spec.md), the
+#      table of batch pointers first, then the matrices. Emulator only (the
+#      HIP executor places buffers elsewhere).
+def gemm_batched_general_bf16():
+    match = (r"rocblas_gemm_batched_general_kernel<float, 16, 16, 32, 32, 8, 32, 8, 8, 32, "
+             r"(\(char\)78|'N'), (\(char\)78|'N'), rocblas_bfloat16 const\* const, "
+             r"float const\* const, float\* const>\(")
+    def ptr_array(argi, batch, elems, esize, fill, seed, off):
+        table = 8 * batch
+        table_pad = (table + 255) // 256 * 256
+        base = 0x100000000000 + argi * 0x1000000000
+        b = buf(1, table_pad + batch * elems * esize, fill, seed)
+        b['patch'] = [{'offset': 8 * i, 'bytes': (base + table_pad + i * elems * esize
+                                                  ).to_bytes(8, 'little').hex()}
+                      for i in range(batch)]
+        return b
+    for v, (M, N, K, alpha, beta, batch, off) in enumerate([
+            # beta = 0: C is not read; M % 32 in 1..16 leaves lanes whose row
+            # is below M but row + 16 is not
+            (20, 45, 13, 1.5, 0.0, 2, 0),
+            (50, 70, 9, -0.5, 2.0, 1, 3),
+            (37, 33, 17, 1.0, 0.0, 1, 1)]):
+        lda, ldb, ldc, ldd = M + 2, K + 1, M + 3, M + 1
+        sa, sb, sc, sd = off + lda * K, off + ldb * N, off + ldc * N, off + ldd * N
+        gx, gy = (M - 1) // 32 + 1, (N - 1) // 32 + 1
+        args = [{'i64': M}, {'i64': N}, {'i64': K}, {'f32': alpha},
+                ptr_array(4, batch, sa, 2, 'int-f16', 111 + v, off), {'i64': lda}, {'i64': off},
+                ptr_array(7, batch, sb, 2, 'int-f16', 113 + v, off), {'i64': ldb}, {'i64': off},
+                {'f32': beta},
+                ptr_array(11, batch, sc, 4, 'int-f32', 115 + v, off), {'i64': ldc}, {'i64': off},
+                ptr_array(14, batch, sd, 4, 'int-f32', 117 + v, off), {'i64': ldd}, {'i64': off},
+                {'i32': batch}]
+        about = (f'D = alpha A B + beta C, bf16 A/B (f16 integer bit patterns), f32 C/D, '
+                 f'arrays of {batch} device pointer(s) into the same buffer (absolute '
+                 f'addresses of the emulator\'s buffer layout), offsets {off}: M={M} N={N} '
+                 f'K={K}, lda={lda} ldb={ldb} ldc={ldc} ldd={ldd}, alpha={alpha} beta={beta}; '
+                 f'16x16 threads, grid {gx} x {gy} x {batch}')
+        write('gemm', f'gemm_batched_general_nn_bf16_f32_{v}', match, about, [gx, gy, batch],
+              [16, 16], args)
+
+gemm_batched_general_bf16()
