@@ -495,17 +495,29 @@ def spr2(tag, targs, T, ntx):
             # alpha = 0 by device pointer: the host cannot return early (it
             # does so only for a host alpha of 0), the kernel must; AP holds
             # -0.0 and x an inf, which AP += 0 * x * y ... would change
-            (100, 0, 1, 1, 0, 0, False, 1, 'alpha0')]):
-        alpha0 = len(extra) > 0
+            (100, 0, 1, 1, 0, 0, False, 1, 'alpha0'),
+            # negative batch strides (rocBLAS does not restrict strides): the
+            # caller's x, y and AP point past the first batch's data, the
+            # second batch lies before it ("pointer_offset")
+            (90, 1, 1, 1, 0, 0, True, 2, 'negstride')]):
+        alpha0 = 'alpha0' in extra
+        neg = 'negstride' in extra
         def vec(inc, shift, seed):
             per = shift + (n - 1) * abs(inc) + 1
             return per, buf(per * batch, T, T.fill, seed)
         px, x = vec(incx, sx, 91 + v)
         py, y = vec(incy, sy, 95 + v)
         ap = n * (n + 1) // 2
+        if neg:
+            px, py = px + 10, py + 7
+            x, y = buf(2 * px, T, T.fill, 91 + v), buf(2 * py, T, T.fill, 95 + v)
+            x['pointer_offset'], y['pointer_offset'] = px * T.size, py * T.size
         alpha = ({'bytes': (f32hex(1.5) if T.size == 4 else f64hex(1.5)).ljust(16, '0')}
                  if host else buf(1, T, 'zero' if alpha0 else T.fill, None if alpha0 else 99))
-        apbuf = buf(ap * batch, T, T.fill, 89 + v)
+        sap = ap + 3 if neg else ap
+        apbuf = buf(sap * batch, T, T.fill, 89 + v)
+        if neg:
+            apbuf['pointer_offset'] = sap * T.size
         if alpha0:
             neg0 = (f32hex(-0.0) if T.size == 4 else f64hex(-0.0))
             apbuf['patch'] = [{'offset': k * T.size, 'bytes': neg0} for k in (0, 7, 99, 1000)]
@@ -513,15 +525,17 @@ def spr2(tag, targs, T, ntx):
                            'bytes': f32hex(float('inf')) if T.size == 4 else f64hex(float('inf'))}]
         gx = (n - 1) // (128 * ntx) + 1
         gy = (n - 1) // 8 + 1
+        sgn = -1 if neg else 1
         args = [{'u8': 1 if host else 0}, {'u8': upper}, {'i32': n}, alpha,
-                x, {'i64': sx}, {'i64': incx}, {'i64': px if batch > 1 else 0},
-                y, {'i64': sy}, {'i64': incy}, {'i64': py if batch > 1 else 0},
+                x, {'i64': sx}, {'i64': incx}, {'i64': sgn * px if batch > 1 else 0},
+                y, {'i64': sy}, {'i64': incy}, {'i64': sgn * py if batch > 1 else 0},
                 apbuf, {'i64': 0},
-                {'i64': ap if batch > 1 else 0}, {'i32': batch}]
+                {'i64': sgn * sap if batch > 1 else 0}, {'i32': batch}]
         about = (f'packed symmetric rank-2 update AP += alpha (x y^T + y x^T), n={n}, '
                  f'{"upper" if upper else "lower"}, incx={incx} (shift {sx}) incy={incy} '
                  f'(shift {sy}), alpha {"by value" if host else "by device pointer"}'
                  f'{" = 0 (AP holds -0.0 at 0, 7, 99, 1000 and x[5] = inf)" if alpha0 else ""}, '
+                 f'{f"batch strides -{px}/-{py}/-{sap} (x, y, AP point at the second half of their buffers), " if neg else ""}'
                  f'{batch} batch(es); 128x8 blocks, {ntx} x-elements per thread: '
                  f'grid {gx} x {gy} x {batch}')
         write('spr2', f'spr2_{tag}_{v}', match, about, [gx, gy, batch], [128, 8], args)

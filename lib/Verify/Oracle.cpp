@@ -163,7 +163,8 @@ static Expected<TestInput> specInput(const KernelInfo &K, StringRef Path,
   padKernarg(In.Image.Launch.Kernarg, K.Meta ? K.Meta->KernargSegmentSize : 0);
   for (SpecBuffer &B : S->Buffers) {
     uint64_t Addr = specBufferAddress(B.ArgIndex);
-    std::memcpy(In.Image.Launch.Kernarg.data() + B.KernargOffset, &Addr, 8);
+    uint64_t Ptr = specBufferPointer(B);
+    std::memcpy(In.Image.Launch.Kernarg.data() + B.KernargOffset, &Ptr, 8);
     MemRegion G1, R, G2;
     G1.Base = Addr - Guard;
     G1.Size = Guard;

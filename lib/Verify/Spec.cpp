@@ -309,6 +309,14 @@ Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
         }
       }
       B.ReadOnly = O->getBoolean("readonly").value_or(false);
+      if (const json::Value *OV = O->get("pointer_offset")) {
+        auto Off = OV->getAsInteger();
+        if (!Off || *Off < 0 || uint64_t(*Off) > B.Data.size())
+          return err(Where + formatv(": \"pointer_offset\" must be a byte "
+                                     "offset in 0..{0} (the buffer's size)",
+                                     B.Data.size()));
+        B.PointerOffset = uint64_t(*Off);
+      }
       Out.Buffers.push_back(std::move(B));
       continue;
     }
@@ -403,7 +411,8 @@ Error mapSpecBuffers(DispatchSpec &Spec, emu::Memory &Mem) {
       (*R)->Size = 0; // zero-sized: every access faults
     if (B.KernargOffset + 8 > Spec.Launch.Kernarg.size())
       Spec.Launch.Kernarg.resize(B.KernargOffset + 8);
-    std::memcpy(Spec.Launch.Kernarg.data() + B.KernargOffset, &Addr, 8);
+    uint64_t Ptr = specBufferPointer(B);
+    std::memcpy(Spec.Launch.Kernarg.data() + B.KernargOffset, &Ptr, 8);
   }
   return Error::success();
 }

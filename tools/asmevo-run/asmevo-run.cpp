@@ -213,7 +213,9 @@ static int runOnHip(const CodeObject &CO, const KernelInfo &K,
       return usageError(formatv("argument {0}: pointer outside the kernarg "
                                 "segment",
                                 B.ArgIndex));
-    std::memcpy(Img.Launch.Kernarg.data() + B.KernargOffset, &Addr, 8);
+    // The executor relocates pointers into a region (offset included).
+    uint64_t Ptr = verify::specBufferPointer(B);
+    std::memcpy(Img.Launch.Kernarg.data() + B.KernargOffset, &Ptr, 8);
     verify::MemRegion R;
     R.Base = Addr;
     R.Size = B.Data.size();

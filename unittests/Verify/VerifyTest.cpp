@@ -369,6 +369,39 @@ TEST(Spec, SparseStructureFills) {
   }
 }
 
+TEST(Spec, PointerOffset) {
+  auto CO = CodeObject::load(test::testKernel("elementwise-gfx942-v5.hsaco"));
+  ASSERT_TRUE(bool(CO));
+  const KernelInfo *K = (*CO)->kernel("axpy_f32");
+  ASSERT_TRUE(K);
+  // A pointer into the middle of an allocation: the kernarg gets the
+  // region's address plus the offset; the region itself is unchanged.
+  auto S = parseSpec(R"({"workgroups":[1],"workgroup_size":[64],"args":[
+      {"i32":4},{"f32":1},{"buffer_size":64,"fill":"zero","pointer_offset":48},
+      {"buffer_size":16,"pointer_offset":16}]})",
+                     *K, "", "s.json");
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->Buffers[0].PointerOffset, 48u);
+  EXPECT_EQ(S->Buffers[0].Data.size(), 64u);
+  EXPECT_EQ(specBufferPointer(S->Buffers[1]),
+            specBufferAddress(S->Buffers[1].ArgIndex) + 16);
+  emu::Memory Mem;
+  ASSERT_FALSE(bool(mapSpecBuffers(*S, Mem)));
+  uint64_t P;
+  std::memcpy(&P, S->Launch.Kernarg.data() + S->Buffers[0].KernargOffset, 8);
+  EXPECT_EQ(P, specBufferAddress(S->Buffers[0].ArgIndex) + 48);
+  for (const char *Off : {"-1", "17", "\"8\""}) {
+    std::string J = std::string(R"({"workgroups":[1],"workgroup_size":[64],)"
+                                R"("args":[{"i32":1},{"f32":1},)"
+                                R"({"buffer_size":16,"pointer_offset":)") +
+                    Off + R"(},{"buffer_size":4}]})";
+    auto Bad = parseSpec(J, *K, "", "bad.json");
+    EXPECT_FALSE(bool(Bad)) << Off;
+    if (!Bad)
+      llvm::consumeError(Bad.takeError());
+  }
+}
+
 TEST(Spec, LibraryMatchesMangledAndDemangledNames) {
   llvm::SmallString<128> Dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("speclib", Dir));

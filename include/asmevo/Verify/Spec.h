@@ -30,6 +30,9 @@ struct SpecBuffer {
   uint64_t KernargOffset = 0; // where its pointer goes
   std::vector<uint8_t> Data;
   bool ReadOnly = false;
+  /// The argument points this many bytes into the region (a pointer into
+  /// the middle of an allocation, as a caller may pass one).
+  uint64_t PointerOffset = 0;
 };
 
 struct DispatchSpec {
@@ -54,9 +57,15 @@ inline uint64_t specBufferAddress(unsigned I) {
   return 0x100000000000ull + uint64_t(I) * 0x1000000000ull;
 }
 
+/// The pointer the kernel receives for B: its region's address plus B's
+/// pointer offset.
+inline uint64_t specBufferPointer(const SpecBuffer &B) {
+  return specBufferAddress(B.ArgIndex) + B.PointerOffset;
+}
+
 /// Maps every buffer of Spec at specBufferAddress (read-only when asked;
 /// an empty buffer is a 0-byte region: every access faults) named "arg<I>",
-/// and writes the addresses into Spec.Launch.Kernarg.
+/// and writes the pointers (specBufferPointer) into Spec.Launch.Kernarg.
 llvm::Error mapSpecBuffers(DispatchSpec &Spec, emu::Memory &Mem);
 
 } // namespace verify
