@@ -974,3 +974,37 @@ def gemm_batched_general_bf16():
               [16, 16], args)
 
 gemm_batched_general_bf16()
+
+# ---- dotci_kernel_part1<256, I, X, Y, T>(nnz, x_val, x_ind, y, workspace,
+#      idx_base): each of the 256 x 256 threads rocSPARSE launches (fixed grid,
+#      rocsparse_dotci) sums conj(x_val[i]) y[x_ind[i]] over i = gid, gid +
+#      65536, ...; workspace[block] gets the block's sum (part 2 adds them).
+#      nnz below 65536 leaves idle lanes and whole idle blocks, whose sums
+#      are exactly 0; real-valued data makes every imaginary sum 0 too.
+def dotci_part1(tag, targs, I, T):
+    match = dm('rocsparse::dotci_kernel_part1', targs)
+    for v, (nnz, base, step, real) in enumerate([(1000, 0, 3, False), (70000, 1, 1, False),
+                                                 (1100, 0, 2, True)]):
+        ny = base + step * (nnz - 1) + 1 + 5
+        xv, yv = buf(nnz, T, T.fill, 131 + v), buf(ny, T, T.fill, 133 + v)
+        name = f'dotci_part1_{tag}_{v}'
+        if real:
+            # imaginary parts 0 (files next to the spec)
+            def real_file(suffix, count, mul, mod):
+                os.makedirs(f'{OUT}/dotci', exist_ok=True)
+                with open(f'{OUT}/dotci/{name}.{suffix}.bin', 'wb') as fh:
+                    fh.write(b''.join(struct.pack('<ff', float((k * mul) % mod - mod // 2), 0.0)
+                                      for k in range(count)))
+                return {'buffer': f'{name}.{suffix}.bin', 'readonly': True}
+            xv, yv = real_file('x', nnz, 7, 5), real_file('y', ny, 3, 7)
+        args = [ival(I.size, nnz), xv, buf(nnz, I.size, f'arith-i{8*I.size}:{base}:{step}'),
+                yv, buf(256, T, 'random', 135 + v), {'u32': base}]
+        about = (f'sparse dot conj(x) . y, nnz={nnz} with sorted indices base {base} '
+                 f'step {step}, {"real-valued data (imaginary parts 0)" if real else "integer-valued data"}; '
+                 f'256 x 256 threads as rocsparse_dotci launches them; workspace = 256 block sums')
+        write('dotci', name, match, about, [256], [256], args)
+
+dotci_part1('i32_c32', '256u, int, rocsparse_complex_num<float>, rocsparse_complex_num<float>, '
+            'rocsparse_complex_num<float>', I32, CF32)
+dotci_part1('i64_c32', '256u, long, rocsparse_complex_num<float>, rocsparse_complex_num<float>, '
+            'rocsparse_complex_num<float>', I64, CF32)
