@@ -93,7 +93,8 @@ def coomm_seg_rem(tag, targs, T, I, A, B, C):
             (1300, 2, 0, 1, False, 300, 12, 40, 41, 8),
             (1024, 1, 1, 0, True, 130, 11, 17, 17, 8),
             (2100, 1, 0, 0, True, 40, 20, 90, 90, 16),
-            (1300, 1, 1, 0, True, 25, 19, 70, 70, 16)]):
+            (1300, 1, 1, 0, True, 25, 19, 70, 70, 16),
+            (2048, 1, 0, 0, False, 140, 12, 40, 41, 8)]):
         # The host launches this WF=4 kernel for the last n % 8 columns when
         # that is 3 or 4 (n >= 8), or for n = 7 (columns 4..6): colB is a
         # multiple of 8 (or 4 for n = 7) and N - colB is 3 or 4.
@@ -101,7 +102,9 @@ def coomm_seg_rem(tag, targs, T, I, A, B, C):
         # segment longer than a wave: the reduction's 64- and 128-steps)
         # and 65 (a segment that ends on lane 64 and starts on lane 0: its
         # sum takes the 64-step)
-        per_row = [9, 9, 8, 70, 65][v]
+        # rows of 16 with a row-major C: rows end on the 256-entry chunk
+        # edges, so thread 0 adds the carried sums of the row before
+        per_row = [9, 9, 8, 70, 65, 16][v]
         gx = (nnz + LOOPS * BS - 1) // (LOOPS * BS)
         ldc = (M + 1) if order == 1 else (N + 2)
         csize = ldc * N if order == 1 else ldc * M
@@ -301,7 +304,11 @@ def coomm_seg_atomic(tag, targs, T, I, A, B, C, WF=64, LOOPS=16, COLS=1):
             (1024, 3, 342, 11, 1, 8, 1, 0, True, 112, 1),
             # nnz a multiple of LOOPS*WF: the block's last entry is valid, so
             # the end-of-block atomic runs, in both batches (stride_C != 0)
-            (2048, 70, 62, 90, 1, 16, 1, 0, True, 111, 2)]):
+            (2048, 70, 62, 90, 1, 16, 1, 0, True, 111, 2),
+            # row-major C with rows of 32: rows end on the 64-entry chunk
+            # edges, so lane 0 of the next chunk adds the carried sum of the
+            # row before (the row-major carry atomic)
+            (2048, 32, 70, 40, 1, 8, 0, 1, False, 113, 1)]):
         # COLS=1: the host's remainder launch for n % 8 == 1 (n >= 8), n = 5
         # or n = 1: one column, nstart = n - 1 (a multiple of 8, or 4, or 0),
         # one workgroup along y.
