@@ -3,7 +3,7 @@
 
     utils/tier2-real.py --build BUILD [--corpus CORPUS] [--work DIR]
                         [--per-kernel N] [--jobs N] [--timeout S]
-                        [--mode-timeout S]
+                        [--mode-timeout S] [--modes tier1,tier2,both]
                         [--report FILE] [--no-mutate]
 
 1. Unpacks Debian's hipcc-built ROCm libraries from CORPUS/debs (git-ignored,
@@ -123,9 +123,17 @@ def main():
     ap.add_argument("--mode-timeout", type=float, default=900,
                     help="seconds for one asmevo-mutate run (one kernel, "
                     "one tier)")
+    ap.add_argument("--modes", default="tier1,tier2,both",
+                    help="comma-separated subset of tier1,tier2,both; "
+                    "'both' alone lists the survivors in a third of the time")
     ap.add_argument("--report")
     ap.add_argument("--no-mutate", action="store_true")
     args = ap.parse_args()
+    modes = [m for m in ("tier1", "tier2", "both")
+             if m in args.modes.split(",")]
+    if not modes:
+        log(f"--modes {args.modes}: none of tier1, tier2, both")
+        return 2
     args.build = os.path.abspath(args.build)
     work = os.path.abspath(args.work or os.path.join(args.build, "tier2-real"))
     os.makedirs(work, exist_ok=True)
@@ -190,7 +198,7 @@ def main():
                                       else groups.items()):
         short = kernel if len(kernel) < 90 else kernel[:87] + "..."
         row = {}
-        for mode in ("tier1", "tier2", "both"):
+        for mode in modes:
             out = os.path.join(work, f"mutate-{os.path.basename(obj)}-"
                                f"{hashlib.sha1(kernel.encode()).hexdigest()[:8]}"
                                f"-{mode}.txt")
@@ -201,7 +209,7 @@ def main():
             for mode, r in row.items():
                 totals[mode][0] += r["killed"]
                 totals[mode][1] += r["mutants"]
-        elif "killed" in row["tier2"]:
+        elif "killed" in row.get("tier2", {}):
             # Tier 1 cannot run K0 (a fault on synthesized arguments...):
             # only the captures can judge these kernels.
             t1only[0] += 1
@@ -209,15 +217,17 @@ def main():
             t1only[2] += row["tier2"]["mutants"]
 
         def cell(r):
+            if r is None:
+                return "not run (--modes)"
             if "error" in r:
                 return "skipped (" + r["error"] + ")"
             return (f"{r['killed']}/{r['mutants']} ({r['all']:.1f} %; "
                     f"reached {r['reached']:.1f} %)")
 
         line = (f"{target.split('--')[-1]} {short} [{len(cs)} capture(s)]\n"
-                f"    tier 1: {cell(row['tier1'])}\n"
-                f"    tier 2: {cell(row['tier2'])}\n"
-                f"    both:   {cell(row['both'])}")
+                f"    tier 1: {cell(row.get('tier1'))}\n"
+                f"    tier 2: {cell(row.get('tier2'))}\n"
+                f"    both:   {cell(row.get('both'))}")
         log(line)
         lines.append(line)
     for mode, (k, n) in totals.items():
