@@ -904,8 +904,9 @@ def trsm_small(kernel, name, targs, T, NB, variants):
                  f'transA {trans} ({ {111: "none", 112: "transpose", 113: "conjugate transpose"}[trans] }), '
                  f'{"unit" if unit else "non-unit"} diagonal, m={m} n={n}, lda={lda} ldb={ldb}, '
                  f'offsets {offa}/{offb}, alpha={alpha[0]}{f"+{alpha[1]}i" if T.comps == 2 else ""}, '
-                 f'{batch} strided batch(es); diagonal away from 0 (non-unit), other values '
-                 f'in [{lo_hi.replace(":", ", ")}]; {NB} threads, grid {gx} x 1 x {batch}')
+                 f'{batch} strided batch(es); '
+                 f'{"the diagonal not read (unit)" if unit else "the diagonal away from 0"}, '
+                 f'other values in [{lo_hi.replace(":", ", ")}]; {NB} threads, grid {gx} x 1 x {batch}')
         write('trsm', f'{name}_{v}',
               match, about, [gx, 1, batch], [NB], args)
 
