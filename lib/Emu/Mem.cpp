@@ -550,6 +550,61 @@ bool globalFastPath(Wave &W, const Inst &I, unsigned Seg, const Opnd *SAddr,
   return wholeWaveCopy(W, Addr, Exec, N, Kind == Store, Reg);
 }
 
+// Two active lanes of one global/flat store that write different bytes to
+// the same address: the ISA orders no lane of a store before another, so
+// the memory is left undefined (in HIP a data race between work-items).
+// Storing lanes in ascending order would hide a candidate that lets a lane
+// with a partial result overwrite the lane with the whole one; such a store
+// fails as a race. Lanes storing the same bytes leave one result and pass.
+// Returns false after failing the wave.
+bool storeLanesAgree(Wave &W, const Inst &I, const uint64_t *Addr,
+                     uint64_t Exec, unsigned N, const Opnd &Data) {
+  // Strictly increasing, non-overlapping lanes (coalesced and strided
+  // stores): nothing to compare.
+  uint64_t Next = 0;
+  bool Disjoint = true;
+  for (uint64_t M = Exec; M && Disjoint; M &= M - 1) {
+    uint64_t A = Addr[__builtin_ctzll(M)];
+    Disjoint = A >= Next && A + N > A;
+    Next = A + N;
+  }
+  if (Disjoint)
+    return true;
+  std::pair<uint64_t, unsigned> Lanes[64];
+  unsigned NL = 0;
+  forEachLane(Exec, [&](unsigned L) { Lanes[NL++] = {Addr[L], L}; });
+  std::sort(Lanes, Lanes + NL);
+  auto Bytes = [&](unsigned L, uint8_t *Buf) {
+    bool Hi = auxD16(I.Aux) == 2; // d16_hi: the register's high half
+    gatherData(W, Data, L, Hi ? 4 : N, Buf);
+    if (Hi)
+      std::memmove(Buf, Buf + 2, 2);
+  };
+  for (unsigned K = 0; K < NL; ++K) {
+    uint8_t BK[16];
+    bool HaveK = false;
+    for (unsigned J = K + 1; J < NL && Lanes[J].first < Lanes[K].first + N;
+         ++J) {
+      uint8_t BJ[16];
+      if (!HaveK)
+        Bytes(Lanes[K].second, BK);
+      HaveK = true;
+      Bytes(Lanes[J].second, BJ);
+      uint64_t Lo = Lanes[J].first, Hi = Lanes[K].first + N;
+      for (uint64_t A = Lo; A < Hi && A < Lo + N; ++A)
+        if (BK[A - Lanes[K].first] != BJ[A - Lo]) {
+          W.fail(ErrorKind::Race, I,
+                 formatv("lanes {0} and {1} of one store write different "
+                         "bytes to {2:x}: no order between a store's lanes",
+                         Lanes[K].second, Lanes[J].second, A)
+                     .str());
+          return false;
+        }
+    }
+  }
+  return true;
+}
+
 void hFlat(Wave &W, const Inst &I) {
   unsigned Seg = I.C0;
   bool HasV = I.C1 & 2, HasS = I.C1 & 4;
@@ -586,6 +641,21 @@ void hFlat(Wave &W, const Inst &I) {
     SBase = Seg == 1 ? readS32(W, *SAddr) : readS64(W, *SAddr);
   const uint32_t *V0 = VAddr ? vregOf(W, *VAddr) : nullptr;
   const uint32_t *V1 = V0 ? V0 + 64 : nullptr;
+  if (Kind == Store && Seg != 1 && Exec & (Exec - 1)) {
+    uint64_t Addr[64];
+    uint64_t Shared = 0; // lanes not in the lane-private aperture
+    forEachLane(Exec, [&](unsigned L) {
+      Addr[L] = !V0                 ? SBase
+                : Seg == 2 && SAddr ? SBase + V0[L]
+                                    : (uint64_t(V1[L]) << 32 | V0[L]);
+      Addr[L] += I.Off;
+      if (Seg == 2 || uint32_t(Addr[L] >> 32) !=
+                          uint32_t(Emulator::PrivateApertureBase >> 32))
+        Shared |= 1ull << L;
+    });
+    if (!storeLanesAgree(W, I, Addr, Shared, N, *Data))
+      return;
+  }
   if (Seg != 1 && !ToLds && globalFastPath(W, I, Seg, SAddr, SBase, V0, V1,
                                            Kind, N, Dst, Data))
     return;
