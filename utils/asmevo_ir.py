@@ -35,6 +35,14 @@ def functions(mlir_text):
     return funcs
 
 
+NOP_RE = re.compile(r"amdgcn\.s_nop (\d+)")
+
+
+def wait_states(insts):
+    """Wait states of the s_nops among insts (s_nop N gives N + 1)."""
+    return sum(int(m.group(1)) + 1 for m in map(NOP_RE.match, insts) if m)
+
+
 def without_branches(insts):
     """The ops other than branches (whose shape emission may change)."""
     return [x for x in insts if not x.startswith(BRANCHES)]

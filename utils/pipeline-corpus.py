@@ -47,7 +47,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from asmevo_ir import functions, without_branches  # noqa: E402
+from asmevo_ir import functions, wait_states, without_branches  # noqa: E402,E501
 
 DEFAULT_PIPELINE = ("amdgcn-waitcnt-relax,amdgcn-schedule,amdgcn-hazard,"
                     "amdgcn-dce,amdgcn-peephole,amdgcn-regcompact")
@@ -180,7 +180,8 @@ def do_object(a, k0, index):
     """Returns a dict of results for one code object."""
     res = dict(path=k0, status="ok", reason="", kernels=0, changed=0,
                before=0, after=0, waits_before=0, waits_after=0,
-               nops_before=0, nops_after=0, verdicts=[], opt_s=0.0,
+               nops_before=0, nops_after=0, nop_ws_before=0, nop_ws_after=0,
+               verdicts=[], opt_s=0.0,
                verify_s=0.0)
     opt = os.path.join(a.bin, "asmevo-opt")
     verify = os.path.join(a.bin, "asmevo-verify")
@@ -225,6 +226,8 @@ def do_object(a, k0, index):
                                   for x in new)
         res["nops_before"] += sum(x.startswith("amdgcn.s_nop") for x in insts)
         res["nops_after"] += sum(x.startswith("amdgcn.s_nop") for x in new)
+        res["nop_ws_before"] += wait_states(insts)
+        res["nop_ws_after"] += wait_states(new)
         if kind != "kernel":
             continue
         res["kernels"] += 1
@@ -383,9 +386,9 @@ def main():
     tot = collections.Counter()
     for r in results:
         for k in ("kernels", "changed", "before", "after", "waits_before",
-                  "waits_after", "nops_before", "nops_after", "opt_s",
-                  "verify_s"):
-            tot[k] += r[k]
+                  "waits_after", "nops_before", "nops_after", "nop_ws_before",
+                  "nop_ws_after", "opt_s", "verify_s"):
+            tot[k] += r.get(k, 0)  # checkpoints of older runs lack some
         name = os.path.basename(r["path"])
         if r["status"] != "ok":
             why[r["status"]][r["reason"]] += 1
@@ -417,7 +420,8 @@ def main():
           f"pipeline: {tot['changed']}")
     print(f"instructions (all functions): {tot['before']} -> {tot['after']}; "
           f"s_waitcnt {tot['waits_before']} -> {tot['waits_after']}; "
-          f"s_nop {tot['nops_before']} -> {tot['nops_after']}")
+          f"s_nop {tot['nops_before']} -> {tot['nops_after']} "
+          f"({tot['nop_ws_before']} -> {tot['nop_ws_after']} wait states)")
     print(f"changed kernels verified: {sum(kv.values())}: " + ", ".join(
         f"{kv[k]} {k}" for k in ("equivalent", "not-equivalent",
                                  "cannot-decide", "timeout", "crash")))

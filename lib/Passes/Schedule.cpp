@@ -66,13 +66,62 @@ static unsigned entryReady(InstInfoCache &C, Operation *Op,
   return unsigned(R);
 }
 
+namespace {
+/// The s_waitcnt amdgcn-schedule will plan before an op that reads or
+/// overwrites the result of a memory op of the block not waited for yet is
+/// a wait state too: the hazard view of an order counts it like one wait
+/// state of an s_nop before that op (an order without it would otherwise
+/// look like it needs an s_nop the wait gives). Approximate: the planner
+/// may merge waits; amdgcn-schedule's whole-block check sees the real ones.
+class VirtualWaits {
+public:
+  VirtualWaits(const DependenceGraph &G, InstInfoCache &C)
+      : G(G), C(C), Pos(G.size(), -1) {}
+
+  /// Wait states a wait before V would give, were V placed next.
+  int before(unsigned V) const {
+    const auto &Gr = G.graph();
+    for (auto [It, End] = boost::in_edges(V, Gr); It != End; ++It) {
+      DepKind K = Gr[*It].Kind;
+      if (K != DepKind::RAW && K != DepKind::WAW)
+        continue;
+      int P = Pos[boost::source(*It, Gr)];
+      if (P >= Waited && isCounted(boost::source(*It, Gr)))
+        return 1;
+    }
+    return 0;
+  }
+
+  /// V is placed next (after its virtual wait, when it has one).
+  void place(unsigned V) {
+    const auto &Gr = G.graph();
+    if (before(V))
+      for (auto [It, End] = boost::in_edges(V, Gr); It != End; ++It)
+        if (unsigned U = boost::source(*It, Gr); isCounted(U))
+          Waited = std::max(Waited, Pos[U] + 1);
+    Pos[V] = Next++;
+  }
+
+private:
+  bool isCounted(unsigned U) const {
+    return C.get(G.op(U)).Counters &
+           (counterBit(Counter::VM) | counterBit(Counter::LGKM));
+  }
+  const DependenceGraph &G;
+  InstInfoCache &C;
+  std::vector<int> Pos;
+  int Next = 0, Waited = 0; // ops before position Waited are waited for
+};
+} // namespace
+
 /// Candidates listSchedule asks the hazard table about per step.
 static constexpr unsigned MaxHazardQueries = 8;
 
 SmallVector<Operation *> sched::listSchedule(ArrayRef<Operation *> Ops,
                                              const DependenceGraph &G,
                                              InstInfoCache &C, bool IgnoreWAR,
-                                             const PipeState *Entry) {
+                                             const PipeState *Entry,
+                                             bool AvoidNops, bool *Delayed) {
   const auto &Gr = G.graph();
   unsigned N = Ops.size();
   auto Counts = [&](DependenceGraph::Edge E) {
@@ -103,13 +152,17 @@ SmallVector<Operation *> sched::listSchedule(ArrayRef<Operation *> Ops,
   };
   std::vector<bool> Done(N, false);
   SmallVector<Operation *> Order;
-  // Wait states (s_nops) amdgcn-hazard will put before each op of Order:
-  // an op that needs them takes that many more slots, so an independent op
-  // that fills the distance is preferred (LLVM's hazard recognizer does the
-  // same in its scheduler).
+  // Wait states before each op of Order: the s_nops amdgcn-hazard will put
+  // there and the s_waitcnt the op will get (VirtualWaits). An op that
+  // needs s_nops takes that many more slots, so an independent op that
+  // fills the distance is preferred (LLVM's hazard recognizer does the same
+  // in its scheduler).
   SmallVector<int> Gap;
   HazardChecker HC(C);
-  auto delay = [&](unsigned V) { return HC.missingAfter(Order, Gap, G.op(V)); };
+  VirtualWaits VW(G, C);
+  auto delay = [&](unsigned V) {
+    return std::max(0, HC.missingAfter(Order, Gap, G.op(V)) - VW.before(V));
+  };
   // Candidates by priority (ties: program order).
   std::vector<unsigned> ByPrio(N);
   for (unsigned V = 0; V < N; ++V)
@@ -153,14 +206,44 @@ SmallVector<Operation *> sched::listSchedule(ArrayRef<Operation *> Ops,
       }
     }
     assert(Best >= 0 && "dependence cycle in a block graph");
+    if (AvoidNops && BestDelay > 0) {
+      // An s_nop only when no op whose sources are computed (or in flight)
+      // can go next without one: the one that starts first, by priority on
+      // a tie. It may wait for a latency the s_nop would have hidden; the
+      // caller compares both orders with s_nops charged in full.
+      int Free = -1;
+      unsigned FreeStart = ~0u;
+      Asked = 0;
+      for (unsigned V : ByPrio) {
+        if (Done[V] || Missing[V] || int(V) == Best)
+          continue;
+        unsigned Begin = std::max(T, earliest(V));
+        if (Begin >= FreeStart)
+          continue;
+        if (Asked++ >= MaxHazardQueries)
+          break;
+        if (delay(V) == 0) {
+          Free = int(V);
+          FreeStart = Begin;
+        }
+      }
+      if (Free >= 0) {
+        Best = Free;
+        BestStart = FreeStart;
+        BestDelay = 0;
+      }
+    }
+    if (Delayed && BestDelay > 0)
+      *Delayed = true;
     Done[Best] = true;
     Start[Best] = BestStart;
     T = Start[Best] + 1;
     if (IsMfma[Best])
       MfmaFree = Start[Best] + std::max(latencyOf(C, C.get(G.op(Best))),
                                         C.get(G.op(Best)).Passes);
+    Gap.push_back(BestDelay + VW.before(unsigned(Best)));
+    VW.place(unsigned(Best));
     Order.push_back(G.op(unsigned(Best)));
-    Gap.push_back(BestDelay);
     for (auto [It, End] = boost::out_edges(Best, Gr); It != End; ++It) {
       if (!Counts(*It))
         continue;
@@ -175,25 +258,33 @@ SmallVector<Operation *> sched::listSchedule(ArrayRef<Operation *> Ops,
 
 unsigned sched::estimateCycles(ArrayRef<Operation *> Order,
                                const DependenceGraph &G, InstInfoCache &C,
-                               const PipeState *Entry) {
+                               const PipeState *Entry, unsigned *NopSlots) {
   const auto &Gr = G.graph();
   std::vector<unsigned> Start(G.size(), 0);
   std::vector<bool> Placed(G.size(), false);
   unsigned T = 0;
   unsigned MfmaFree = Entry ? unsigned(Entry->MfmaFree) : 0;
-  // The s_nops hazards need in this order take slots too.
+  // The s_nops hazards need in this order, charged in full: an s_nop's
+  // wait states are issue slots of the wave even where this one-wave
+  // model would hide them under a latency (waiting for a load, say), so
+  // an order that needs more s_nops is never rated faster for them.
   HazardChecker HC(C);
+  VirtualWaits VW(G, C);
   SmallVector<Operation *> Prior;
   SmallVector<int> Gap;
+  unsigned Nops = 0;
   for (Operation *Op : Order) {
     int V = G.vertexOf(Op);
     if (V < 0)
       continue;
     const InstInfo &I = C.get(Op);
-    int D = HC.missingAfter(Prior, Gap, Op);
+    int W = VW.before(unsigned(V));
+    int D = std::max(0, HC.missingAfter(Prior, Gap, Op) - W);
     Prior.push_back(Op);
-    Gap.push_back(D);
-    unsigned S = std::max(T + unsigned(D), entryReady(C, Op, Entry));
+    Gap.push_back(D + W);
+    VW.place(unsigned(V));
+    Nops += unsigned(D);
+    unsigned S = std::max(T, entryReady(C, Op, Entry));
     if (I.isMFMA()) {
       S = std::max(S, MfmaFree);
       MfmaFree = S + std::max(latencyOf(C, I), I.Passes);
@@ -207,7 +298,9 @@ unsigned sched::estimateCycles(ArrayRef<Operation *> Order,
     Placed[V] = true;
     T = S + 1;
   }
-  return T;
+  if (NopSlots)
+    *NopSlots = Nops;
+  return T + Nops;
 }
 
 namespace {
@@ -413,11 +506,26 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
       Cd.G = std::make_unique<DependenceGraph>(Cd.Ops, C,
                                                /*EntryState=*/nullptr, O);
       sched::PipeState Entry = sched::entryState(&B, C);
-      Cd.Order = sched::listSchedule(Cd.Ops, *Cd.G, C, unsafeIgnoreWAR, &Entry);
+      // Two proposals: s_nops where they hide under a latency, and s_nops
+      // only where no op can go without one; the estimate, which charges
+      // s_nops in full, picks (the second on a tie). They differ only when
+      // the first put an op after wait states it could not fill.
+      bool Delayed = false;
+      Cd.Order = sched::listSchedule(Cd.Ops, *Cd.G, C, unsafeIgnoreWAR, &Entry,
+                                     /*AvoidNops=*/false, &Delayed);
+      Cd.New = sched::estimateCycles(Cd.Order, *Cd.G, C, &Entry);
+      if (Delayed) {
+        SmallVector<Operation *> Avoid = sched::listSchedule(
+            Cd.Ops, *Cd.G, C, unsafeIgnoreWAR, &Entry, /*AvoidNops=*/true);
+        if (unsigned A = sched::estimateCycles(Avoid, *Cd.G, C, &Entry);
+            A <= Cd.New) {
+          Cd.Order = std::move(Avoid);
+          Cd.New = A;
+        }
+      }
       if (llvm::equal(Cd.Order, Cd.Ops))
         continue;
       Cd.Old = sched::estimateCycles(Cd.Ops, *Cd.G, C, &Entry);
-      Cd.New = sched::estimateCycles(Cd.Order, *Cd.G, C, &Entry);
       if (!unsafeIgnoreWAR && Cd.New >= Cd.Old)
         continue;
       Cands.push_back(std::move(Cd));
@@ -427,15 +535,22 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
     // The whole-block model (waits, s_nops, barriers, the matrix unit and
     // what the predecessors leave in flight) of each candidate and of the
     // blocks after it, as they are now: a new order must beat it.
-    auto blockOps = [](Block *B) {
-      SmallVector<Operation *> Ops;
-      for (Operation &Op : *B)
-        Ops.push_back(&Op);
-      return Ops;
-    };
+    // s_nops are charged in full: the model hides their wait states under
+    // a latency (a load's, say) that the wave would wait for anyway, and
+    // the orders that look faster only for that are kept out. On hardware
+    // an s_nop is an issued instruction and the latencies are estimates.
     auto blockCost = [&](Block *B) {
       sched::PipeState E = sched::entryState(B, C);
-      return long(sched::simulate(blockOps(B), C, &E));
+      SmallVector<Operation *> Ops;
+      long NopSlots = 0;
+      for (Operation &Op : *B) {
+        const InstInfo &I = C.get(&Op);
+        if (I.Kind == OpKind::Nop)
+          NopSlots += I.WaitStates;
+        else
+          Ops.push_back(&Op);
+      }
+      return long(sched::simulate(Ops, C, &E)) + NopSlots;
     };
     llvm::DenseMap<Block *, long> OldCost;
     for (Candidate &Cd : Cands) {

@@ -20,19 +20,27 @@ struct PipeState;
 /// path when ready: their sources written (also those still in flight at
 /// the block's entry, when Entry is given), for an MFMA the matrix unit
 /// free, and no hazard of the order so far asking for wait states (an op
-/// that would need s_nops yields to an independent one that fills them).
+/// that would need s_nops yields to an independent one that fills them;
+/// the s_waitcnt an op reading a load's result will get counts as a wait
+/// state). With AvoidNops, an op that needs s_nops also yields to an
+/// independent op that must wait for a latency instead (an s_nop only when
+/// no op whose sources are issued can go without one). Delayed, when
+/// given, is set when some op of the order needs s_nops.
 llvm::SmallVector<mlir::Operation *>
 listSchedule(llvm::ArrayRef<mlir::Operation *> Ops, const DependenceGraph &G,
              InstInfoCache &C, bool IgnoreWAR = false,
-             const PipeState *Entry = nullptr);
+             const PipeState *Entry = nullptr, bool AvoidNops = false,
+             bool *Delayed = nullptr);
 
 /// Predicted cycles of an order (in-order issue, one op per cycle, an op
 /// waits for the latencies of what it depends on in G, for what is in
-/// flight at the entry, for the matrix unit and for the s_nops its hazards
-/// need in this order).
+/// flight at the entry and for the matrix unit) plus the wait states of the
+/// s_nops its hazards need in this order, charged in full (never hidden
+/// under a latency). NopSlots, when given, receives those wait states.
 unsigned estimateCycles(llvm::ArrayRef<mlir::Operation *> Order,
                         const DependenceGraph &G, InstInfoCache &C,
-                        const PipeState *Entry = nullptr);
+                        const PipeState *Entry = nullptr,
+                        unsigned *NopSlots = nullptr);
 
 /// What is still in flight when a block is entered, in issue slots from its
 /// first op: register results not yet written, the matrix (MFMA) and vector

@@ -22,7 +22,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "utils"))
-from asmevo_ir import functions, without_branches  # noqa: E402
+from asmevo_ir import functions, wait_states, without_branches  # noqa: E402,E501
 
 DEFAULT_PIPELINE = ("amdgcn-waitcnt-relax,amdgcn-schedule,amdgcn-hazard,"
                     "amdgcn-dce,amdgcn-peephole,amdgcn-regcompact")
@@ -72,6 +72,7 @@ def main():
     failures = []
     tot = dict(objects=0, kernels=0, changed=0, before=0, after=0,
                waits_before=0, waits_after=0, nops_before=0, nops_after=0,
+               nop_ws_before=0, nop_ws_after=0,
                vgpr_saved=0, sgpr_saved=0, agpr_saved=0, equivalent=0,
                undecided=0, not_equivalent=0)
     pass_lines = {}
@@ -127,6 +128,8 @@ def main():
             tot["nops_before"] += sum(x.startswith("amdgcn.s_nop")
                                       for x in insts)
             tot["nops_after"] += sum(x.startswith("amdgcn.s_nop") for x in new)
+            tot["nop_ws_before"] += wait_states(insts)
+            tot["nop_ws_after"] += wait_states(new)
             for r_ in ("vgpr", "sgpr", "agpr"):
                 if r_ in counts and r_ in new_counts:
                     tot[r_ + "_saved"] += counts[r_] - new_counts[r_]
@@ -149,7 +152,8 @@ def main():
     print(f"instructions: {tot['before']} -> {tot['after']} "
           f"({tot['before'] - tot['after']} removed)")
     print(f"s_waitcnt: {tot['waits_before']} -> {tot['waits_after']}, "
-          f"s_nop: {tot['nops_before']} -> {tot['nops_after']}")
+          f"s_nop: {tot['nops_before']} -> {tot['nops_after']} "
+          f"({tot['nop_ws_before']} -> {tot['nop_ws_after']} wait states)")
     print(f"registers saved (metadata counts, summed over kernels): "
           f"VGPR {tot['vgpr_saved']}, SGPR {tot['sgpr_saved']}, "
           f"AGPR {tot['agpr_saved']}")
