@@ -39,15 +39,15 @@ static bool unitMatches(const RegUnitInfo &RU, unsigned U, RegFilter F) {
 /// Units of the register operands selected by Which, filtered.
 static void regUnits(const RegUnitInfo &RU, const InstInfo &I, bool Defs,
                      bool ExplicitOnly, RegFilter F, UnitList &Out) {
-  for (const InstInfo::RegOperand &R : I.Regs) {
-    if (R.IsDef != Defs || (ExplicitOnly && R.OperandIndex < 0))
-      continue;
-    UnitList L;
-    RU.addReg(L, R.Reg);
-    for (uint16_t U : L)
-      if (unitMatches(RU, U, F))
+  // The cached list is sorted: into an empty list, appending keeps it so.
+  bool Append = Out.empty();
+  for (uint16_t U : I.RegUnits[Defs][ExplicitOnly])
+    if (unitMatches(RU, U, F)) {
+      if (Append)
+        Out.push_back(U);
+      else
         RegUnitInfo::addUnit(Out, U);
-  }
+    }
 }
 
 static void operandUnits(const RegUnitInfo &RU, const InstInfo &I, int Index,
@@ -184,7 +184,17 @@ static int wideStoreDataOperand(const HazardContext &Ctx, const InstInfo &P) {
 /// set by default on packed ops: a packed op (v_pk_*, v_dot*) followed by a
 /// VALU reading its result gets one wait state, as LLVM 22 emits for gfx942;
 /// on the mix ops it is clear by default.
+static bool computeWritesPartialDst(const HazardContext &Ctx,
+                                    const InstInfo &P);
+
 static bool writesPartialDst(const HazardContext &Ctx, const InstInfo &P) {
+  if (P.PartialDst < 0)
+    P.PartialDst = computeWritesPartialDst(Ctx, P);
+  return P.PartialDst;
+}
+
+static bool computeWritesPartialDst(const HazardContext &Ctx,
+                                    const InstInfo &P) {
   if (!P.D || P.isMAI())
     return false;
   std::string Text = Ctx.Cache.target().print(P.D->Inst);

@@ -146,6 +146,7 @@ void InstInfoCache::fromMC(const DecodedInst &D, InstInfo &I) {
     bool IsDef = K < NumDefs;
     I.Regs.push_back({MO.getReg(), int(K), IsDef});
     RU.addReg(IsDef ? I.Defs : I.Uses, MO.getReg());
+    RU.addReg(I.RegUnits[IsDef][/*ExplicitOnly=*/true], MO.getReg());
   }
   for (MCPhysReg R : Desc.implicit_uses()) {
     I.Regs.push_back({MCRegister(R), -1, false});
@@ -154,6 +155,12 @@ void InstInfoCache::fromMC(const DecodedInst &D, InstInfo &I) {
   for (MCPhysReg R : Desc.implicit_defs()) {
     I.Regs.push_back({MCRegister(R), -1, true});
     RU.addReg(I.Defs, MCRegister(R));
+  }
+  for (bool IsDef : {false, true}) {
+    I.RegUnits[IsDef][false] = I.RegUnits[IsDef][true];
+    for (const InstInfo::RegOperand &R : I.Regs)
+      if (R.IsDef == IsDef && R.OperandIndex < 0)
+        RU.addReg(I.RegUnits[IsDef][false], R.Reg);
   }
 
   StringRef M = I.Mnemonic;

@@ -70,11 +70,14 @@ private:
   /// One call graph per emission: kernels share device functions, and
   /// walking the callees' code again for every kernel made emission grow
   /// with kernels x callee code.
-  void forEachReachable(Operation *Fn,
-                        llvm::function_ref<bool(Operation *)> Visit) {
+  CallGraph &calls() {
     if (!Calls)
       Calls.emplace(Op);
-    Calls->forEachReachable(Fn, Visit);
+    return *Calls;
+  }
+  void forEachReachable(Operation *Fn,
+                        llvm::function_ref<bool(Operation *)> Visit) {
+    calls().forEachReachable(Fn, Visit);
   }
   const FunctionLayout *layoutOf(Operation *Fn);
   /// Bytes an op takes in this layout (long branches are longer).
@@ -507,8 +510,9 @@ llvm::Expected<bool> Emitter::findLongBranches() {
             Where + " needs a long branch, which clobbers SCC, and SCC may be "
                     "read at the target");
       if (!LongBranchPair.count(L.Fn)) {
-        unsigned Pair = computeKernelRegisterUsage(cast<KernelOp>(L.Fn), TI)
-                            .NumSGPR;
+        unsigned Pair =
+            computeKernelRegisterUsage(cast<KernelOp>(L.Fn), TI, calls())
+                .NumSGPR;
         Pair = (Pair + 1) & ~1u;
         if (Pair + 2 > 100)
           return llvm::createStringError(
@@ -709,7 +713,7 @@ llvm::Error Emitter::patchDescriptorsAndMetadata(std::vector<uint8_t> &Img,
     // original counts covered that, whatever convention wrote them (Tensile's
     // .vgpr_count, for one, counts differently from LLVM's).
     if (kernelCodeChanged(K, Orig)) {
-      RegisterUsage Usage = computeKernelRegisterUsage(K, TI);
+      RegisterUsage Usage = computeKernelRegisterUsage(K, TI, calls());
       if (LongBranchPair.count(K))
         Usage.NumSGPR = std::max(Usage.NumSGPR, LongBranchPair.lookup(K) + 2);
       RegisterUsage Before = originalKernelUsage(K, Orig);

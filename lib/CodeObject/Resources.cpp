@@ -123,8 +123,15 @@ void asmevo::forEachReachableFunction(
 
 RegisterUsage asmevo::computeKernelRegisterUsage(KernelOp Kernel,
                                                  TargetInfo &TI) {
+  CallGraph Calls(Kernel->getParentOfType<CodeObjectOp>());
+  return computeKernelRegisterUsage(Kernel, TI, Calls);
+}
+
+RegisterUsage asmevo::computeKernelRegisterUsage(KernelOp Kernel,
+                                                 TargetInfo &TI,
+                                                 CallGraph &Calls) {
   RegisterUsage U;
-  forEachReachableFunction(Kernel, [&](Operation *Fn) {
+  Calls.forEachReachable(Kernel, [&](Operation *Fn) {
     U.merge(computeRegisterUsage(Fn, TI));
     return true;
   });

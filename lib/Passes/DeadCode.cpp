@@ -173,9 +173,22 @@ struct DeadCodePass : public asmevo::impl::DeadCodeBase<DeadCodePass> {
     rewrite::editableFunctions(getOperation(), Fns);
     PcrelReferences Refs(getOperation()); // once for all functions
     for (Operation *Fn : Fns) {
-      Legality L(Fn);
-      L.setPcrelReferences(Refs);
-      InstInfoCache &C = L.cache();
+      auto TIOrErr = getTargetInfoFor(Fn);
+      if (!TIOrErr) {
+        Fn->emitError() << "amdgcn-dce: " << toString(TIOrErr.takeError());
+        return signalPassFailure();
+      }
+      InstInfoCache C(**TIOrErr);
+      // The legality baseline (waits and hazards of the whole function)
+      // costs more than finding dead code; most functions have none.
+      std::optional<Legality> LegalityOfFn;
+      auto legality = [&]() -> Legality & {
+        if (!LegalityOfFn) {
+          LegalityOfFn.emplace(Fn, C);
+          LegalityOfFn->setPcrelReferences(Refs);
+        }
+        return *LegalityOfFn;
+      };
       long Erased = 0;
       // Candidates refused or set aside: kept for the rest of the pass, not
       // retried each round (each retry is a whole-function check).
@@ -185,6 +198,7 @@ struct DeadCodePass : public asmevo::impl::DeadCodeBase<DeadCodePass> {
         collectDead(Fn, C, Keep, Dead);
         if (Dead.empty())
           break;
+        Legality &L = legality();
         Verdict V = eraseAll(L, Dead);
         if (V) {
           Erased += long(Dead.size());

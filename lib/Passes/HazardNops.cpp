@@ -64,17 +64,21 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
     rewrite::editableFunctions(getOperation(), Fns);
     PcrelReferences Refs(getOperation()); // once for all functions
     for (Operation *Fn : Fns) {
-      Legality L(Fn);
-      L.setPcrelReferences(Refs);
-      HazardChecker HC(L.cache());
-      Legality::Transaction T(L);
-      OpBuilder B(Fn->getContext());
-      unsigned Added = 0, Sites = 0, CarryKept = 0;
+      auto TIOrErr = getTargetInfoFor(Fn);
+      if (!TIOrErr) {
+        Fn->emitError() << "amdgcn-hazard: " << toString(TIOrErr.takeError());
+        return signalPassFailure();
+      }
+      InstInfoCache Cache(**TIOrErr);
+      HazardChecker HC(Cache);
       SmallVector<Operation *> Ops;
       for (Block &Blk : Fn->getRegion(0))
         for (Operation &Op : Blk)
           Ops.push_back(&Op);
-      for (Operation *C : Ops) {
+      unsigned CarryKept = 0;
+      // Wait states C still needs (its pairs not skipped); with Verbose the
+      // pairs are printed.
+      auto missingBefore = [&](Operation *C, bool Verbose) {
         SmallVector<HazardPair, 2> Pairs;
         HC.pairsFor(C, Pairs);
         int Missing = 0;
@@ -82,14 +86,34 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
           if (llvm::is_contained(skip, std::string(P.Rule->Id)))
             continue;
           if (!fixCarryReads && StringRef(P.Rule->Id) == "valu-sgpr-valu" &&
-              readsOnlyAsCarry(L.cache(), P)) {
-            ++CarryKept;
+              readsOnlyAsCarry(Cache, P)) {
+            CarryKept += Verbose;
             continue;
           }
           Missing = std::max(Missing, P.Required - P.Have);
-          if (verbose)
-            llvm::errs() << "amdgcn-hazard: " << P.message(L.cache()) << "\n";
+          if (Verbose && verbose)
+            llvm::errs() << "amdgcn-hazard: " << P.message(Cache) << "\n";
         }
+        return Missing;
+      };
+      // The legality baseline (the whole function's waits and hazards)
+      // costs more than a scan, and most functions need no s_nop: it is
+      // built only after a first scan of the input (which also counts the
+      // carry reads and prints the pairs) finds a hazard.
+      bool Any = false;
+      for (Operation *C : Ops)
+        Any |= missingBefore(C, /*Verbose=*/true) > 0;
+      if (CarryKept)
+        S.add("carry reads left as in the input", CarryKept);
+      if (!Any)
+        continue;
+      Legality L(Fn, Cache);
+      L.setPcrelReferences(Refs);
+      Legality::Transaction T(L);
+      OpBuilder B(Fn->getContext());
+      unsigned Added = 0, Sites = 0;
+      for (Operation *C : Ops) {
+        int Missing = missingBefore(C, /*Verbose=*/false);
         if (Missing <= 0)
           continue;
         ++Sites;
@@ -100,8 +124,6 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
           Added += N;
         }
       }
-      if (CarryKept)
-        S.add("carry reads left as in the input", CarryKept);
       if (T.empty())
         continue;
       Verdict V = T.commit();

@@ -60,15 +60,19 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
     rewrite::editableFunctions(getOperation(), Fns);
     PcrelReferences R(getOperation()); // once for all kernels
     Refs = &R;
+    std::optional<CallGraph> CG; // once per code object, when a kernel changes
+    Calls = &CG;
     for (Operation *Fn : Fns)
       if (auto K = dyn_cast<KernelOp>(Fn))
         compact(K, S);
     Refs = nullptr;
+    Calls = nullptr;
     if (summary)
       S.print(llvm::errs());
   }
 
   const PcrelReferences *Refs = nullptr;
+  std::optional<CallGraph> *Calls = nullptr;
 
   void compact(KernelOp K, rewrite::Summary &S) {
     std::string Why;
@@ -296,7 +300,9 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
     // SGPRs (LLVM's rules, numExtraSGPRs). Renaming leaves those uses alone,
     // so the original count minus the saving keeps any slack it had; it is
     // never below what the renamed code needs, nor above the original.
-    RegisterUsage Usage = computeKernelRegisterUsage(K, TI);
+    if (!*Calls)
+      Calls->emplace(K->getParentOfType<CodeObjectOp>());
+    RegisterUsage Usage = computeKernelRegisterUsage(K, TI, **Calls);
     Usage.merge(Callees);
     unsigned Needed =
         NewEnd[0] + numExtraSGPRs(TI, Usage.UsesVCC,

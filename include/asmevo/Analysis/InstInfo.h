@@ -76,6 +76,14 @@ struct InstInfo {
     bool IsDef;
   };
   llvm::SmallVector<RegOperand, 6> Regs;
+  /// Units of Regs (no pseudo units), sorted, by [IsDef][explicit only]:
+  /// the hazard rules filter these for every producer/consumer pair they
+  /// test, which expanding the registers each time made their main cost.
+  UnitList RegUnits[2][2];
+  /// Does the op write its destination shifted (SDWA dst_sel, op_sel)?
+  /// Known only from the printed operands: computed on first use by the
+  /// hazard rules (-1 = not yet).
+  mutable int8_t PartialDst = -1;
 
   // Memory.
   uint8_t MemRead = 0, MemWrite = 0; ///< MemSpace bits

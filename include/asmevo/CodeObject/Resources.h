@@ -76,6 +76,11 @@ RegisterUsage computeRegisterUsage(llvm::ArrayRef<uint8_t> Code, TargetInfo &TI)
 /// targets that start a function, transitively).
 RegisterUsage computeKernelRegisterUsage(amdgcn::KernelOp Kernel,
                                          TargetInfo &TI);
+/// The same with a call graph shared by every kernel of the object: building
+/// one per kernel indexes every function of the object each time, which
+/// grows with kernels x functions.
+RegisterUsage computeKernelRegisterUsage(amdgcn::KernelOp Kernel,
+                                         TargetInfo &TI, CallGraph &Calls);
 
 /// Raises a kernel's descriptor fields and metadata counts so that they
 /// cover Usage; never lowers them (a pass that frees registers sets the
