@@ -267,8 +267,10 @@ def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
                 for r in range(M + 1)]
         about = (f'CSR x dense (B row-major) columns [{start}, {end}) of C = alpha A B + beta C: '
                  f'M={M} K={K} in rows of {R}{" after every empty row" if binv else ""} (16 lanes per row: rows longer and shorter than 16), '
-                 f'alpha={"0" if alpha0 else "1.5 (complex: 1.5+0.25i)"}, '
-                 f'beta={beta if not isinstance(beta, tuple) else ("%g+%gi (%g for real types)" % (beta[0], beta[1], beta[0]))}, '
+                 + (f'alpha=0, ' if alpha0 else f'alpha=1.5 (complex: 1.5+0.25i), ' if host else
+                    'alpha and beta small integers from the fills (device pointers), ')
+                 + (f'beta={beta if not isinstance(beta, tuple) else ("%g+%gi (%g for real types)" % (beta[0], beta[1], beta[0]))}, '
+                    if host or alpha0 else '') +
                  f'{"column" if order else "row"}-major C, index base {base}, '
                  f'{batch} batch(es), scalars {"by value" if host else "by device pointer"}; '
                  f'grid x = ceil(M / 16) = {gx}')
