@@ -36,11 +36,23 @@ F64 = Ty('double', 8, 'int-f64')
 CF64 = Ty('complex<double>', 16, 'int-f64', 2)
 I32 = Ty('int', 4, None)
 I64 = Ty('long', 8, None)
+# Value types of the _Float16 and int8 instantiations (rocSPARSE computes
+# int8 products in int): integer values get random bytes (integer sums are
+# exact in any order) and integer scalars.
+F16 = Ty('_Float16', 2, 'int-f16')
+I8V = Ty('signed char', 1, 'random')
+I32V = Ty('int', 4, 'random')
+I32V.integer = True
+
+def valhex(T, re_, im=0.0):
+    # a scalar's bytes: an integer type takes the value truncated (1.5 -> 1)
+    if getattr(T, 'integer', False):
+        return struct.pack('<i', int(re_)).hex()
+    return (f32hex(re_) + (f32hex(im) if T.comps == 2 else ''))[:2 * T.size]
 
 def alpha_host(T, re_, im=-0.5):
     # const_host_device_scalar<T>: 8 bytes, the value in host mode
-    b = f32hex(re_) + (f32hex(im) if T.comps == 2 else '')
-    return {'bytes': b.ljust(16, '0')}
+    return {'bytes': valhex(T, re_, im).ljust(16, '0')}
 
 def buf(nelem, T_or_size, fill, seed=None):
     size = T_or_size if isinstance(T_or_size, int) else T_or_size.size
@@ -60,6 +72,10 @@ def ival(I, v):
 
 def write(family, name, match, about, wg, wgs, args, lds=None):
     """One spec file; args one per line so that diffs stay readable."""
+    if 'signed char' in match:
+        # the int8 instantiations compute in int: the scalars the families
+        # write as 1.5, 0.5i... are their integer parts (valhex)
+        about += '; int8 values, int scalars and C: scalars truncated to integers (1.5 -> 1), values random bytes'
     d = {'match': match, 'about': about, 'workgroups': wg, 'workgroup_size': wgs,
          'args': args}
     if lds is not None:
@@ -139,6 +155,14 @@ coomm_seg_rem('c64_i64', '256u, 4u, 4u, false, rocsparse_complex_num<float>, lon
               'rocsparse_complex_num<float>', CF32, I64, CF32, CF32, CF32)
 coomm_seg_rem('bf16_i32', '256u, 4u, 4u, false, float, int, rocsparse_bfloat16, '
               'rocsparse_bfloat16, float', F32, I32, BF16, BF16, F32)
+# the other value types (complex with 32-bit indices, _Float16, int8 into
+# int) of the same launches: ./test.sh --corpus's larger sample
+coomm_seg_rem('c64_i32', '256u, 4u, 4u, false, rocsparse_complex_num<float>, int, rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>',
+              CF32, I32, CF32, CF32, CF32)
+coomm_seg_rem('f16_i32', '256u, 4u, 4u, false, float, int, _Float16, _Float16, float',
+              F32, I32, F16, F16, F32)
+coomm_seg_rem('i8_i32', '256u, 4u, 4u, false, int, int, signed char, signed char, int',
+              I32V, I32, I8V, I8V, I32V)
 
 # ---- csrmmnn_nnz_split_remainder_kernel<256, WF, I, J, A, B, C, T>
 def csrmm_nnz_rem(tag, targs, I, J, A, B, C, T, WF=2):
@@ -194,6 +218,12 @@ csrmm_nnz_rem('bf16_i64_i32', '256u, 2u, long, int, rocsparse_bfloat16, rocspars
 csrmm_nnz_rem('c64_i64_i64', '256u, 2u, long, long, rocsparse_complex_num<float>, '
               'rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>',
               I64, I64, CF32, CF32, CF32, CF32)
+csrmm_nnz_rem('c64_i32_i32', '256u, 2u, int, int, rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>',
+              I32, I32, CF32, CF32, CF32, CF32)
+csrmm_nnz_rem('f16_i32_i32', '256u, 2u, int, int, _Float16, _Float16, float, float',
+              I32, I32, F16, F16, F32, F32)
+csrmm_nnz_rem('i8_i32_i32', '256u, 2u, int, int, signed char, signed char, int, int',
+              I32, I32, I8V, I8V, I32V, I32V)
 
 # ---- csrmmnt_row_split_subwfsize_x_loop_plus_swfs_columns_kernel
 #      <256, 16, 8, LOOP, SUBWFSIZES..., T, I, J, A, B, C>
@@ -237,13 +267,14 @@ def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
             if not exact:
                 return buf(1, T, T.fill, seed)
             b = buf(1, T, 'zero')
-            b['patch'] = [{'offset': 0, 'bytes': f32hex(re_, im)[:2 * T.size]}]
+            b['patch'] = [{'offset': 0, 'bytes': valhex(T, re_, im)}]
             return b
         def vals(n, Ty, seed):
             if not binv:
                 return buf(n, Ty, Ty.fill, seed)
-            # 0 or 1 (bfloat16: zeros; its int-f16 fill has no range)
-            return buf(n, Ty, f'{Ty.fill}:{seed}:0:1' if Ty.fill != 'int-f16' else 'zero')
+            # 0 or 1 (16- and 8-bit and int values: zeros; their fills have
+            # no range)
+            return buf(n, Ty, f'{Ty.fill}:{seed}:0:1' if Ty.fill in ('int-f32', 'int-f64') else 'zero')
         args = [scal((0.0, 0.0) if alpha0 else 1.5, 14, alpha0), scal(beta, 15, alpha0),
                 {'u8': 1 if host else 0},
                 ival(J.size, start), ival(J.size, end), ival(J.size, M),
@@ -296,6 +327,79 @@ csrmm_row_split('l7_2_1_c64', '256u, 16u, 8u, 7u, 2u, 1u, rocsparse_complex_num<
                 CF32, I64, I64, CF32, CF32, CF32)
 csrmm_row_split('l7_2_1_bf16', '256u, 16u, 8u, 7u, 2u, 1u, float, long, int, rocsparse_bfloat16, '
                 'rocsparse_bfloat16, float', 59, F32, I64, I32, BF16, BF16, F32)
+# complex, _Float16 and int8 with 32-bit indices, and the 43-column split
+# (8 * 5 + 2 + 1: csrmmnt_template_row_split launches it for 43..47 columns)
+for loop, ncols in (('3u, 4u', 28), ('5u, 2u, 1u', 43), ('7u, 2u, 1u', 59)):
+    lt = 'l' + loop.replace('u', '').replace(', ', '_')
+    if loop == '5u, 2u, 1u':
+        csrmm_row_split(f'{lt}_f32', f'256u, 16u, 8u, {loop}, float, int, int, float, float, float',
+                        ncols, F32, I32, I32, F32, F32, F32)
+    csrmm_row_split(f'{lt}_c64_i32', f'256u, 16u, 8u, {loop}, rocsparse_complex_num<float>, int, int, rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>',
+                    ncols, CF32, I32, I32, CF32, CF32, CF32)
+    csrmm_row_split(f'{lt}_f16', f'256u, 16u, 8u, {loop}, float, int, int, _Float16, _Float16, float',
+                    ncols, F32, I32, I32, F16, F16, F32)
+    csrmm_row_split(f'{lt}_i8', f'256u, 16u, 8u, {loop}, int, int, int, signed char, signed char, int',
+                    ncols, I32V, I32, I32, I8V, I8V, I32V)
+
+# ---- csrmmnn_row_split_shared_kernel<256, 8, T, I, J, A, B, C>
+#      csrmmnn_template_row_split launches it for n <= 32: 8 lanes per row
+#      (32 rows per block), 8 columns per workgroup along y, B column-major
+#      (B[col * ldb + k], ldb >= k), a barrier per 8-entry chunk of a row.
+def csrmmnn_row_split_shared(tag, targs, T, I, J, A, B, C):
+    BS, WF = 256, 8
+    match = dm('rocsparse::csrmmnn_row_split_shared_kernel', targs)
+    for v, (M, R, K, N, order, base, host, beta, batch) in enumerate([
+            (100, 20, 45, 13, 1, 0, True, 0.0, 1),
+            (37, 5, 9, 8, 0, 1, False, 2.0, 2),
+            (70, 9, 64, 32, 1, 0, True, -1.0, 1),
+            (45, 17, 30, 3, 0, 0, True, (0.0, 0.5), 1),
+            # beta exactly 1 with alpha != 0 (the early return is for
+            # alpha == 0 and beta == 1 together)
+            (50, 8, 40, 20, 1, 0, True, (1.0, 0.0), 2)]):
+        gx, gy = (M - 1) // (BS // WF) + 1, (N - 1) // WF + 1
+        nnz = M * R
+        ldb = K + 1
+        ldc = (M + 3) if order == 1 else (N + 2)
+        csize = ldc * N if order == 1 else ldc * M
+        def scal(x, seed):
+            re_, im = x if isinstance(x, tuple) else (x, 0.0 if x == 0 else 0.25)
+            return alpha_host(T, re_, im) if host else buf(1, T, T.fill, seed)
+        rp = buf((M + 1) * batch, I.size, f'arith-i{8*I.size}:{base}:{R}')
+        if batch > 1:
+            # each batch's row offsets start again at the base
+            rp['patch'] = [{'offset': (M + 1 + r) * I.size,
+                            'bytes': (base + R * r).to_bytes(I.size, 'little').hex()}
+                           for r in range(M + 1)]
+        args = [scal(1.5, 14), scal(beta, 15), {'u8': 1 if host else 0},
+                {'u8': 1 if v == 1 else 0}, {'u8': 1 if v == 1 else 0},
+                ival(J.size, M), ival(J.size, N),
+                {'i64': (M + 1) if batch > 1 else 0}, {'i64': nnz if batch > 1 else 0},
+                rp, buf(nnz * batch, J.size, f'cols-i{8*J.size}:{9+v}:{K}:{R}:{base}'),
+                buf(nnz * batch, A, A.fill, 23 + v),
+                buf(ldb * N * batch, B, B.fill, 33 + v), {'i64': ldb},
+                {'i64': ldb * N if batch > 1 else 0},
+                buf(csize * batch, C, C.fill, 43 + v), {'i64': ldc},
+                {'i64': csize if batch > 1 else 0},
+                {'u32': order}, {'u32': base}]
+        about = (f'CSR x dense (B column-major, ldb {ldb}) C = alpha A B + beta C, n = {N} <= 32: '
+                 f'M={M} K={K} in rows of {R} (8 lanes per row: rows longer and shorter than 8), '
+                 + (f'alpha=1.5 (complex: 1.5+0.25i), beta={beta}, ' if host else
+                    'alpha and beta small integers from the fills (device pointers), ') +
+                 f'{"column" if order else "row"}-major C, index base {base}, {batch} batch(es); '
+                 f'grid ({gx}, ceil(n / 8) = {gy}, {batch})')
+        if v == 1:
+            about += '; conj_A and conj_B set (a no-op for real types)'
+        write('csrmm', f'row_split_shared_{tag}_{v}', match, about, [gx, gy, batch], [BS], args)
+
+CC = 'rocsparse_complex_num<float>'
+csrmmnn_row_split_shared('f32', '256u, 8u, float, int, int, float, float, float',
+                         F32, I32, I32, F32, F32, F32)
+csrmmnn_row_split_shared('c64_i32', f'256u, 8u, {CC}, int, int, {CC}, {CC}, {CC}',
+                         CF32, I32, I32, CF32, CF32, CF32)
+csrmmnn_row_split_shared('f16', '256u, 8u, float, int, int, _Float16, _Float16, float',
+                         F32, I32, I32, F16, F16, F32)
+csrmmnn_row_split_shared('i8', '256u, 8u, int, int, int, signed char, signed char, int',
+                         I32V, I32, I32, I8V, I8V, I32V)
 
 # ---- coommnn_segmented_atomic<WF, LOOPS, COLS, NT, T, I, A, B, C>
 def coomm_seg_atomic(tag, targs, T, I, A, B, C, WF=64, LOOPS=16, COLS=1):
@@ -314,6 +418,11 @@ def coomm_seg_atomic(tag, targs, T, I, A, B, C, WF=64, LOOPS=16, COLS=1):
         # COLS=1: the host's remainder launch for n % 8 == 1 (n >= 8), n = 5
         # or n = 1: one column, nstart = n - 1 (a multiple of 8, or 4, or 0),
         # one workgroup along y.
+        # COLS=8: the host's main launch for n >= 8 (coomm_template_segmented_
+        # atomic): columns [0, n - n % 8), n passed as 0, (main - 1) / 8 + 1
+        # workgroups along y; 8 or 16 columns here.
+        if COLS > 1:
+            ncols, nstart = COLS * (1 + v % 2), 0
         gx = (nnz + LOOPS * WF - 1) // (LOOPS * WF)
         gy = ncols // COLS
         N = nstart + ncols
@@ -333,7 +442,7 @@ def coomm_seg_atomic(tag, targs, T, I, A, B, C, WF=64, LOOPS=16, COLS=1):
                 {'i64': csize if batch > 1 else 0},
                 {'u32': order}, {'u32': base}, {'u8': 1 if host else 0}]
         about = (f'COO x dense (B row-major, op {trans}) with atomic segmented sums, '
-                 f'columns [{nstart}, {N}) one per workgroup along y: M={M} K={K}, nnz={nnz} '
+                 f'columns [{nstart}, {N}) {"one" if COLS == 1 else COLS} per workgroup along y: M={M} K={K}, nnz={nnz} '
                  f'sorted in rows of {R} (the second batch continues the row numbers), '
                  f'{"column" if order else "row"}-major C, index base {base}, '
                  f'alpha {"by value" if host else "by device pointer"}, {batch} batch(es); '
@@ -347,6 +456,18 @@ coomm_seg_atomic('c64', '64u, 16u, 1u, true, rocsparse_complex_num<float>, long,
                  CF32, I64, CF32, CF32, CF32)
 coomm_seg_atomic('bf16', '64u, 16u, 1u, true, float, int, rocsparse_bfloat16, rocsparse_bfloat16, float',
                  F32, I32, BF16, BF16, F32)
+coomm_seg_atomic('c64_i32', '64u, 16u, 1u, true, rocsparse_complex_num<float>, int, rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>',
+                 CF32, I32, CF32, CF32, CF32)
+coomm_seg_atomic('f16', '64u, 16u, 1u, true, float, int, _Float16, _Float16, float',
+                 F32, I32, F16, F16, F32)
+coomm_seg_atomic('i8', '64u, 16u, 1u, true, int, int, signed char, signed char, int',
+                 I32V, I32, I8V, I8V, I32V)
+# the main launch (COLS = 8) in the four value types of the larger sample
+for tg, ta, tys in (('f32', 'float, int, float, float, float', (F32, I32, F32, F32, F32)),
+                    ('c64_i32', 'rocsparse_complex_num<float>, int, rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>', (CF32, I32, CF32, CF32, CF32)),
+                    ('f16', 'float, int, _Float16, _Float16, float', (F32, I32, F16, F16, F32)),
+                    ('i8', 'int, int, signed char, signed char, int', (I32V, I32, I8V, I8V, I32V))):
+    coomm_seg_atomic(f'main8_{tg}', f'64u, 16u, 8u, true, {ta}', *tys, COLS=8)
 
 # ---- coommnn_atomic_remainder<256, WF, TRANSB, T, I, A, B, C>
 def coomm_atomic_rem(tag, targs, T, I, A, B, C):
@@ -384,6 +505,55 @@ coomm_atomic_rem('c64', '256u, 1u, true, rocsparse_complex_num<float>, long, roc
                  'rocsparse_complex_num<float>, rocsparse_complex_num<float>', CF32, I64, CF32, CF32, CF32)
 coomm_atomic_rem('bf16', '256u, 1u, true, float, int, rocsparse_bfloat16, rocsparse_bfloat16, float',
                  F32, I32, BF16, BF16, F32)
+coomm_atomic_rem('c64_i32', '256u, 1u, true, rocsparse_complex_num<float>, int, rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>',
+                 CF32, I32, CF32, CF32, CF32)
+coomm_atomic_rem('f16', '256u, 1u, true, float, int, _Float16, _Float16, float',
+                 F32, I32, F16, F16, F32)
+coomm_atomic_rem('i8', '256u, 1u, true, int, int, signed char, signed char, int',
+                 I32V, I32, I8V, I8V, I32V)
+
+# ---- coommnn_atomic_main<256, 64, LOOPS, TRANSB, T, I, A, B, C>
+#      coommnn_atomic_dispatch launches LOOPS = 2 for n in 128..191: the main
+#      columns [0, 128) (ncol = n - n % 128), grid (ceil(nnz / 256), batches);
+#      TRANSB false: B column-major (B[col * ldb + k], ldb >= k); the host
+#      scales C by beta before, the kernel only adds alpha A B atomically.
+def coomm_atomic_main(tag, targs, T, I, A, B, C):
+    BS = 256
+    match = dm('rocsparse::coommnn_atomic_main', targs)
+    for v, (nnz, R, M, K, N, order, base, host, batch) in enumerate([
+            (1500, 6, 260, 30, 130, 1, 0, True, 1),
+            (700, 300, 4, 310, 128, 0, 1, False, 1),
+            (256, 1, 300, 7, 191, 1, 0, True, 1),
+            (1000, 7, 290, 40, 150, 0, 0, True, 2)]):
+        gx = (nnz + BS - 1) // BS
+        main = N - N % 128
+        ldb = K + 1
+        ldc = (M + 1) if order == 1 else (N + 2)
+        csize = ldc * N if order == 1 else ldc * M
+        args = [{'u8': 1 if v == 1 else 0}, {'u8': 1 if v == 1 else 0}, ival(I.size, main),
+                {'i64': nnz}, ival(I.size, N), {'i64': nnz if batch > 1 else 0},
+                alpha_host(T, 1.5) if host else buf(1, T, T.fill, 17),
+                buf(nnz * batch, I.size, f'arith-i{8*I.size}:{base}:1:{R}'),
+                buf(nnz * batch, I.size, f'cols-i{8*I.size}:{13+v}:{K}:{R}:{base}'),
+                buf(nnz * batch, A, A.fill, 25 + v), buf(ldb * N * batch, B, B.fill, 35 + v),
+                {'i64': ldb}, {'i64': ldb * N if batch > 1 else 0},
+                buf(csize * batch, C, C.fill, 45 + v), {'i64': ldc},
+                {'i64': csize if batch > 1 else 0}, {'u32': order}, {'u32': base},
+                {'u8': 1 if host else 0}]
+        about = (f'COO x dense (B column-major) main columns [0, {main}) of n = {N} with atomic '
+                 f'sums: M={M} K={K}, nnz={nnz} sorted in rows of {R} (a second batch continues '
+                 f'the row numbers), {"column" if order else "row"}-major C, index base {base}, '
+                 f'alpha {"by value" if host else "by device pointer"}, {batch} batch(es); '
+                 f'grid ceil(nnz / 256) = {gx}')
+        if v == 1:
+            about += '; conj_A and conj_B set (a no-op for real types)'
+        write('coomm', f'atomic_main_{tag}_{v}', match, about, [gx, batch], [BS], args)
+
+for tg, ta, tys in (('f32', 'float, int, float, float, float', (F32, I32, F32, F32, F32)),
+                    ('c64_i32', 'rocsparse_complex_num<float>, int, rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>', (CF32, I32, CF32, CF32, CF32)),
+                    ('f16', 'float, int, _Float16, _Float16, float', (F32, I32, F16, F16, F32)),
+                    ('i8', 'int, int, signed char, signed char, int', (I32V, I32, I8V, I8V, I32V))):
+    coomm_atomic_main(tg, f'256u, 64u, 2u, false, {ta}', *tys)
 
 # ---- csr2dense_kernel<16, 32, I, J, T>
 def csr2dense(tag, targs, I, J, T, WF=32):
@@ -611,6 +781,12 @@ csrmm_merge_path_rem('c64', '256u, 32u, 256u, rocsparse_complex_num<float>, long
                      'rocsparse_complex_num<float>', CF32, I64, I64, CF32, CF32, CF32)
 csrmm_merge_path_rem('bf16', '256u, 32u, 256u, float, long, int, rocsparse_bfloat16, '
                      'rocsparse_bfloat16, float', F32, I64, I32, BF16, BF16, F32)
+csrmm_merge_path_rem('c64_i32', '256u, 32u, 256u, rocsparse_complex_num<float>, int, int, rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>',
+                     CF32, I32, I32, CF32, CF32, CF32)
+csrmm_merge_path_rem('f16', '256u, 32u, 256u, float, int, int, _Float16, _Float16, float',
+                     F32, I32, I32, F16, F16, F32)
+csrmm_merge_path_rem('i8', '256u, 32u, 256u, int, int, int, signed char, signed char, int',
+                     I32V, I32, I32, I8V, I8V, I32V)
 
 # The same kernel on the launches rocSPARSE's host makes for this
 # 32-wide remainder (csrmmnt_merge_dispatch: main columns a multiple of
@@ -677,7 +853,7 @@ def csrmm_merge_path_host(tag, targs, T, I, J, A, B, C):
             if host:
                 return alpha_host(T, x, 0.5 if x else 0.0)
             b = buf(1, T, 'zero')
-            b['patch'] = [{'offset': 0, 'bytes': f32hex(x, 0.0)[:2 * T.size]}]
+            b['patch'] = [{'offset': 0, 'bytes': valhex(T, x, 0.0)}]
             return b
         args = [{'u8': 0}, {'u8': 0}, ival(J.size, off), ival(J.size, M),
                 ival(J.size, N), ival(J.size, K), ival(I.size, nnz),
@@ -704,6 +880,12 @@ csrmm_merge_path_host('c64', '256u, 32u, 256u, rocsparse_complex_num<float>, lon
                       'rocsparse_complex_num<float>', CF32, I64, I64, CF32, CF32, CF32)
 csrmm_merge_path_host('bf16', '256u, 32u, 256u, float, long, int, rocsparse_bfloat16, '
                       'rocsparse_bfloat16, float', F32, I64, I32, BF16, BF16, F32)
+csrmm_merge_path_host('c64_i32', '256u, 32u, 256u, rocsparse_complex_num<float>, int, int, rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>',
+                      CF32, I32, I32, CF32, CF32, CF32)
+csrmm_merge_path_host('f16', '256u, 32u, 256u, float, int, int, _Float16, _Float16, float',
+                      F32, I32, I32, F16, F16, F32)
+csrmm_merge_path_host('i8', '256u, 32u, 256u, int, int, int, signed char, signed char, int',
+                      I32V, I32, I32, I8V, I8V, I32V)
 
 # ---- csrgemm_numeric_fill_wf_per_row_kernel<256, 8, 16, 137, I, J, T>
 #      C = alpha A B + beta D, group 0 of the numeric phase: the rows whose
