@@ -136,6 +136,26 @@ const CsrShape Shapes[] = {
     {300, 5000, 0, 8, 50, 2000, false}, {2000, 3000, 32, 60, 400, 1500, false},
 };
 
+// Small matrices for csr2csc alone: rocPRIM sorts the (column, position)
+// pairs in one workgroup when there are few, sort_single_kernel<64, 3> for
+// 129..192 pairs and <256, 12> for 2561..3072, over as many key bits as
+// the column count needs; these give those two kernels other sizes (129,
+// about 150, 192; about 2700, 3072) and bit ranges than the six above,
+// which reach each of them once or twice.
+const CsrShape SortShapes[] = {
+    {43, 64, 3, 3, 0, 0, false},     {30, 7, 4, 6, 0, 0, false},
+    {60, 1000, 2, 3, 0, 0, false},   {64, 3, 3, 3, 0, 0, false},
+    {300, 2000, 8, 10, 0, 0, false}, {512, 9, 6, 6, 0, 0, false},
+};
+
+// Two full rows of 70000 entries for coomv: rocSPARSE's segmented COO
+// kernel leaves one carry per workgroup of about 512 entries, so each row
+// spans over 128 consecutive carries, which the single-workgroup reduction
+// adds up in its steps of 32, 64 and 128 (the six matrices above give runs
+// of at most 5); and for the analysed csrmv, whose adaptive row blocks
+// split a row that long over several workgroups.
+const CsrShape LongRows = {2, 70000, 70000, 70000, 0, 0, false};
+
 struct Csr {
   int M, N;
   std::vector<int> RowPtr, Col;
@@ -186,7 +206,8 @@ struct Scalars {
   double Alpha, Beta;
 };
 
-/// Host reference of y = Alpha A x + Beta y.
+/// Host reference of y = Alpha A x + Beta y; y is not read when Beta == 0
+/// (BLAS convention, which rocSPARSE follows: y may hold NaN then).
 std::vector<double> reference(const Csr &A, const std::vector<double> &X,
                               const std::vector<double> &Y, Scalars C) {
   std::vector<double> Want(A.M);
@@ -194,10 +215,15 @@ std::vector<double> reference(const Csr &A, const std::vector<double> &X,
     double S = 0;
     for (int K = A.RowPtr[R]; K < A.RowPtr[R + 1]; ++K)
       S += A.Val[K] * X[A.Col[K]];
-    Want[R] = C.Alpha * S + C.Beta * Y[R];
+    Want[R] = C.Alpha * S + (C.Beta == 0 ? 0 : C.Beta * Y[R]);
   }
   return Want;
 }
+
+/// What y holds before a call: the usual small integers, NaN everywhere
+/// (only with beta == 0, where y must not be read) or zeros (with a
+/// denormal alpha, so that alpha * A x is exact and not lost in y).
+enum class YFill { Ints, NaN, Zero };
 
 std::string label(const char *Fn, const Csr &A, Scalars C,
                   const char *Extra = "") {
@@ -211,7 +237,8 @@ std::string label(const char *Fn, const Csr &A, Scalars C,
 /// the matrix).
 template <typename T>
 void csrmv(void *Lib, const Hip &H, Handle Hd, MatDescr D, const Csr &A,
-           Scalars C, const char *Fn, const char *Analysis = nullptr) {
+           Scalars C, const char *Fn, const char *Analysis = nullptr,
+           YFill Fill = YFill::Ints) {
   typedef int (*CsrmvFn)(Handle, int, int, int, int, const T *, MatDescr,
                          const T *, const int *, const int *, void *, const T *,
                          const T *, T *);
@@ -225,13 +252,19 @@ void csrmv(void *Lib, const Hip &H, Handle Hd, MatDescr D, const Csr &A,
                     !sym(Lib, "rocsparse_create_mat_info", CreateInfo) ||
                     !sym(Lib, "rocsparse_destroy_mat_info", DestroyInfo))))
     return fail(Fn);
-  std::string What = label(Fn, A, C, Analysis ? " analysed" : "");
+  std::string What = label(Fn, A, C,
+                           Analysis              ? " analysed"
+                           : Fill == YFill::NaN  ? " y NaN"
+                           : Fill == YFill::Zero ? " y 0"
+                                                 : "");
   std::vector<T> Val(A.Val.begin(), A.Val.end()), X(A.N), Y(A.M);
   std::vector<double> XD(A.N), YD(A.M);
   for (int I = 0; I < A.N; ++I)
     X[I] = T(XD[I] = (I * 3) % 5 - 2);
   for (int I = 0; I < A.M; ++I)
-    Y[I] = T(YD[I] = I % 4);
+    Y[I] = T(YD[I] = Fill == YFill::NaN    ? NAN
+                     : Fill == YFill::Zero ? 0
+                                           : I % 4);
   T *DVal = toDevice(H, Val), *DX = toDevice(H, X), *DY = toDevice(H, Y);
   int *DRow = toDevice(H, A.RowPtr), *DCol = toDevice(H, A.Col);
   if (!DVal || !DX || !DY || !DRow || !DCol)
@@ -474,7 +507,24 @@ void rocsparse(const char *Path) {
     coo(Lib, H, Hd, D, A, C);
     csrmm(Lib, H, Hd, D, A, C, 3 + int(I));
     csr2csc(Lib, H, Hd, A);
+    // csrmvn_general's beta == 0 path must not read y (NaN here), and its
+    // alpha == 0 && beta == 1 quick return must not fire for the smallest
+    // denormal alpha, whose products are exact with y = 0.
+    csrmv<double>(Lib, H, Hd, D, A, {C.Alpha, 0}, "rocsparse_dcsrmv", nullptr,
+                  YFill::NaN);
+    csrmv<float>(Lib, H, Hd, D, A, {0x1p-149, 1}, "rocsparse_scsrmv", nullptr,
+                 YFill::Zero);
+    csrmv<double>(Lib, H, Hd, D, A, {0x1p-1074, 1}, "rocsparse_dcsrmv", nullptr,
+                  YFill::Zero);
   }
+  Csr Long(LongRows, 200);
+  coo(Lib, H, Hd, D, Long, {2, -1});
+  csrmv<float>(Lib, H, Hd, D, Long, {-1, 2}, "rocsparse_scsrmv",
+               "rocsparse_scsrmv_analysis");
+  csrmv<double>(Lib, H, Hd, D, Long, {-1, 2}, "rocsparse_dcsrmv",
+                "rocsparse_dcsrmv_analysis");
+  for (unsigned I = 0; I < std::size(SortShapes); ++I)
+    csr2csc(Lib, H, Hd, Csr(SortShapes[I], 100 + I));
   DestroyDescr(D);
   DestroyHandle(Hd);
 }
@@ -515,11 +565,13 @@ void rocrand(const char *Path) {
     std::exit(2);
   int (*Create)(void **, int), (*Destroy)(void *);
   int (*SetSeed)(void *, unsigned long long);
+  int (*SetOffset)(void *, unsigned long long);
   int (*Generate)(void *, unsigned *, size_t);
   int (*Uniform)(void *, float *, size_t);
   if (!sym(Lib, "rocrand_create_generator", Create) ||
       !sym(Lib, "rocrand_destroy_generator", Destroy) ||
       !sym(Lib, "rocrand_set_seed", SetSeed) ||
+      !sym(Lib, "rocrand_set_offset", SetOffset) ||
       !sym(Lib, "rocrand_generate", Generate) ||
       !sym(Lib, "rocrand_generate_uniform", Uniform))
     std::exit(2);
@@ -528,36 +580,52 @@ void rocrand(const char *Path) {
   // The output at element offsets 0, 1 and 3 from the allocation: rocRAND's
   // kernels store 16-byte vectors and handle a misaligned head and tail
   // apart.
-  const size_t Sizes[] = {4000, 1237, 65539}, Offsets[] = {0, 1, 3};
+  // The fourth case starts the stream 1999 values before Philox's counter
+  // crosses 2^32 (its low dword wraps, the carry moves into the next one)
+  // and Sobol at point 2^31 - 1000 (the top direction numbers). The last
+  // is larger than the 1024 x 256 threads' first pass of Philox (4 values
+  // each), so the kernels' grid-stride loop takes a second step; its
+  // uniform floats' last 3 values start at the 3rd of a Philox block, so
+  // they take one value of the next block (the head makes the output
+  // 16-byte aligned, the tail is what remains).
+  const size_t Sizes[] = {4000, 1237, 65539, 4001, (1u << 20) + 4102},
+               Offsets[] = {0, 1, 3, 2, 1};
+  const uint64_t PhiloxOffsets[] = {0, 0, 0, (uint64_t(1) << 34) - 1999, 5},
+                 SobolOffsets[] = {0, 0, 0, (uint64_t(1) << 31) - 1000, 0};
   void *Out = nullptr;
-  if (H.Malloc(&Out, (Sizes[2] + 4) * 4))
+  if (H.Malloc(&Out,
+               (*std::max_element(std::begin(Sizes), std::end(Sizes)) + 4) * 4))
     return fail("hipMalloc");
-  for (unsigned Case = 0; Case < 3; ++Case) {
+  for (unsigned Case = 0; Case < std::size(Sizes); ++Case) {
     size_t N = Sizes[Case];
     unsigned *OutU = static_cast<unsigned *>(Out) + Offsets[Case];
     float *OutF = static_cast<float *>(Out) + Offsets[Case];
     const uint64_t Seed = 0x1234567887654321ull + N * 0x9E3779B97F4A7C15ull;
+    const uint64_t Off = PhiloxOffsets[Case], SOff = SobolOffsets[Case];
 
     // Philox: the sequential Philox stream in order, whatever the grid; the
     // generator's offset moves on by N, so the uniform floats continue it:
     // 2^-32 + float(u) * 2^-32 in f32 (rocrand_uniform.h; the product is
     // exact, so one rounding).
     void *G = nullptr;
-    if (Create(&G, RngPhilox) || SetSeed(G, Seed))
+    if (Create(&G, RngPhilox) || SetSeed(G, Seed) || SetOffset(G, Off))
       return fail("rocrand_create_generator(PHILOX4_32_10)");
     std::vector<double> Want(N);
     for (size_t I = 0; I < N; ++I)
-      Want[I] = philoxValue(Seed, I);
+      Want[I] = philoxValue(Seed, Off + I);
     if (int S = Generate(G, OutU, N))
       std::fprintf(stderr, "FAIL: rocrand_generate(philox) status %d\n", S),
           ++Failures;
     else
       checkVector("rocrand_generate philox4x32-10", fromDevice(H, OutU, N),
                   Want);
+    // The fourth case's floats cross the counter wrap too: back to Off.
+    const uint64_t UOff = Case == 3 ? Off : Off + N;
     for (size_t I = 0; I < N; ++I)
-      Want[I] =
-          double(std::fma(float(philoxValue(Seed, N + I)), 0x1p-32f, 0x1p-32f));
-    if (int S = Uniform(G, OutF, N))
+      Want[I] = double(
+          std::fma(float(philoxValue(Seed, UOff + I)), 0x1p-32f, 0x1p-32f));
+    if (int S =
+            (UOff != Off + N && SetOffset(G, UOff)) ? -1 : Uniform(G, OutF, N))
       std::fprintf(stderr, "FAIL: rocrand_generate_uniform status %d\n", S),
           ++Failures;
     else
@@ -567,10 +635,11 @@ void rocrand(const char *Path) {
 
     // Sobol32, one dimension: direction numbers 2^(31-k), so point i is the
     // bit reversal of its Gray code i ^ (i >> 1).
-    if (Create(&G, RngSobol32))
+    if (Create(&G, RngSobol32) || SetOffset(G, SOff))
       return fail("rocrand_create_generator(SOBOL32)");
     for (size_t I = 0; I < N; ++I) {
-      uint32_t Gray = uint32_t(I ^ (I >> 1)), R = 0;
+      uint64_t P = SOff + I;
+      uint32_t Gray = uint32_t(P ^ (P >> 1)), R = 0;
       for (int B = 0; B < 32; ++B)
         R |= ((Gray >> B) & 1u) << (31 - B);
       Want[I] = R;
