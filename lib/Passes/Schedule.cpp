@@ -75,11 +75,13 @@ namespace {
 /// may merge waits; amdgcn-schedule's whole-block check sees the real ones.
 class VirtualWaits {
 public:
-  VirtualWaits(const DependenceGraph &G, InstInfoCache &C)
-      : G(G), C(C), Pos(G.size(), -1) {}
+  VirtualWaits(const DependenceGraph &G, InstInfoCache &C, bool Enabled)
+      : G(G), C(C), Pos(G.size(), -1), Enabled(Enabled) {}
 
   /// Wait states a wait before V would give, were V placed next.
   int before(unsigned V) const {
+    if (!Enabled)
+      return 0;
     const auto &Gr = G.graph();
     for (auto [It, End] = boost::in_edges(V, Gr); It != End; ++It) {
       DepKind K = Gr[*It].Kind;
@@ -110,6 +112,7 @@ private:
   const DependenceGraph &G;
   InstInfoCache &C;
   std::vector<int> Pos;
+  bool Enabled;
   int Next = 0, Waited = 0; // ops before position Waited are waited for
 };
 } // namespace
@@ -121,7 +124,7 @@ SmallVector<Operation *> sched::listSchedule(ArrayRef<Operation *> Ops,
                                              const DependenceGraph &G,
                                              InstInfoCache &C, bool IgnoreWAR,
                                              const PipeState *Entry,
-                                             bool AvoidNops, bool *Delayed) {
+                                             ListOptions LO, bool *Delayed) {
   const auto &Gr = G.graph();
   unsigned N = Ops.size();
   auto Counts = [&](DependenceGraph::Edge E) {
@@ -159,7 +162,7 @@ SmallVector<Operation *> sched::listSchedule(ArrayRef<Operation *> Ops,
   // in its scheduler).
   SmallVector<int> Gap;
   HazardChecker HC(C);
-  VirtualWaits VW(G, C);
+  VirtualWaits VW(G, C, LO.CountWaits);
   auto delay = [&](unsigned V) {
     return std::max(0, HC.missingAfter(Order, Gap, G.op(V)) - VW.before(V));
   };
@@ -206,7 +209,7 @@ SmallVector<Operation *> sched::listSchedule(ArrayRef<Operation *> Ops,
       }
     }
     assert(Best >= 0 && "dependence cycle in a block graph");
-    if (AvoidNops && BestDelay > 0) {
+    if (LO.AvoidNops && BestDelay > 0) {
       // An s_nop only when no op whose sources are computed (or in flight)
       // can go next without one: the one that starts first, by priority on
       // a tie. It may wait for a latency the s_nop would have hidden; the
@@ -267,9 +270,10 @@ unsigned sched::estimateCycles(ArrayRef<Operation *> Order,
   // The s_nops hazards need in this order, charged in full: an s_nop's
   // wait states are issue slots of the wave even where this one-wave
   // model would hide them under a latency (waiting for a load, say), so
-  // an order that needs more s_nops is never rated faster for them.
+  // an order that needs more s_nops is never rated faster for them
+  // (except under a busy matrix unit, below).
   HazardChecker HC(C);
-  VirtualWaits VW(G, C);
+  VirtualWaits VW(G, C, /*Enabled=*/true);
   SmallVector<Operation *> Prior;
   SmallVector<int> Gap;
   unsigned Nops = 0;
@@ -283,8 +287,13 @@ unsigned sched::estimateCycles(ArrayRef<Operation *> Order,
     Prior.push_back(Op);
     Gap.push_back(D + W);
     VW.place(unsigned(V));
-    Nops += unsigned(D);
+    // Under a busy matrix unit the wait states are the MFMA pipeline's
+    // latency (simulate's rule).
     unsigned S = std::max(T, entryReady(C, Op, Entry));
+    if (MfmaFree >= T + unsigned(D))
+      S = std::max(S, T + unsigned(D));
+    else
+      Nops += unsigned(D);
     if (I.isMFMA()) {
       S = std::max(S, MfmaFree);
       MfmaFree = S + std::max(latencyOf(C, I), I.Passes);
@@ -317,7 +326,9 @@ int waitFor(SmallVectorImpl<int> &Q, unsigned N, int T) {
 } // namespace
 
 unsigned sched::simulate(ArrayRef<Operation *> Seq, InstInfoCache &C,
-                         const PipeState *Entry, PipeState *Exit) {
+                         const PipeState *Entry, PipeState *Exit,
+                         bool ChargeNops) {
+  int Charged = 0;
   const RegUnitInfo &RU = C.units();
   PipeState S;
   if (Entry)
@@ -336,7 +347,13 @@ unsigned sched::simulate(ArrayRef<Operation *> Seq, InstInfoCache &C,
       continue;
     }
     case OpKind::Nop:
-      T += int(I.WaitStates);
+      // Under a busy matrix unit the wait states are the MFMA pipeline's
+      // latency, which any order waits for; elsewhere, with ChargeNops,
+      // they are added slots that no latency hides.
+      if (ChargeNops && S.MfmaFree < T + int(I.WaitStates))
+        Charged += int(I.WaitStates);
+      else
+        T += int(I.WaitStates);
       continue;
     case OpKind::Barrier:
       T += 1 + int(BarrierSlots);
@@ -405,7 +422,7 @@ unsigned sched::simulate(ArrayRef<Operation *> Seq, InstInfoCache &C,
       if (R > T)
         Exit->Lgkm.push_back(R - T);
   }
-  return unsigned(T);
+  return unsigned(T + Charged);
 }
 
 sched::PipeState sched::entryState(Block *B, InstInfoCache &C) {
@@ -464,6 +481,10 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
     SmallVector<Operation *> Ops, Nops, Relaxable, Order;
     std::unique_ptr<DependenceGraph> G;
     unsigned Old = 0, New = 0;
+    /// Other proposals the estimate also rates faster than the block's
+    /// order, best first: tried in turn when the whole-block model finds
+    /// Order slower.
+    SmallVector<SmallVector<Operation *>, 2> Alternatives;
   };
 
   /// Drops the waits and the s_nops of the blocks it reorders, reorders,
@@ -472,8 +493,9 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
   /// states hazards need; all in one transaction. A block whose new order
   /// needs more waits than it had, or that the whole-block model
   /// (sched::simulate: waits, s_nops, barriers, units, what is in flight at
-  /// its entry) does not rate faster with its successors, keeps its order
-  /// (and the function is planned again).
+  /// its entry; s_nops charged in full) does not rate faster with its
+  /// successors, tries its next proposal, else keeps its order (and the
+  /// function is planned again).
   void scheduleFunction(Operation *Fn, rewrite::Summary &S) {
     Legality L(Fn);
     L.setPcrelReferences(*Refs);
@@ -506,28 +528,41 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
       Cd.G = std::make_unique<DependenceGraph>(Cd.Ops, C,
                                                /*EntryState=*/nullptr, O);
       sched::PipeState Entry = sched::entryState(&B, C);
-      // Two proposals: s_nops where they hide under a latency, and s_nops
-      // only where no op can go without one; the estimate, which charges
-      // s_nops in full, picks (the second on a tie). They differ only when
-      // the first put an op after wait states it could not fill.
+      // Up to three proposals: s_nops where they hide under a latency; the
+      // same without counting the waits an op will get as wait states (the
+      // scheduler before 2026-11-30: it may leave a wait state to a wait
+      // the planner then keeps); and, when the first needed s_nops, s_nops
+      // only where no op can go without one. The estimate, which charges
+      // s_nops in full, ranks them (program order of proposals on a tie);
+      // the whole-block model tries them in that order.
+      SmallVector<std::pair<unsigned, SmallVector<Operation *>>, 3> Props;
       bool Delayed = false;
-      Cd.Order = sched::listSchedule(Cd.Ops, *Cd.G, C, unsafeIgnoreWAR, &Entry,
-                                     /*AvoidNops=*/false, &Delayed);
-      Cd.New = sched::estimateCycles(Cd.Order, *Cd.G, C, &Entry);
-      if (Delayed) {
-        SmallVector<Operation *> Avoid = sched::listSchedule(
-            Cd.Ops, *Cd.G, C, unsafeIgnoreWAR, &Entry, /*AvoidNops=*/true);
-        if (unsigned A = sched::estimateCycles(Avoid, *Cd.G, C, &Entry);
-            A <= Cd.New) {
-          Cd.Order = std::move(Avoid);
-          Cd.New = A;
-        }
-      }
+      auto propose = [&](sched::ListOptions LO, bool *D) {
+        SmallVector<Operation *> O = sched::listSchedule(
+            Cd.Ops, *Cd.G, C, unsafeIgnoreWAR, &Entry, LO, D);
+        unsigned E = sched::estimateCycles(O, *Cd.G, C, &Entry);
+        for (auto &[PE, PO] : Props)
+          if (PO == O)
+            return;
+        Props.push_back({E, std::move(O)});
+      };
+      propose({}, &Delayed);
+      propose({/*AvoidNops=*/false, /*CountWaits=*/false}, nullptr);
+      if (Delayed)
+        propose({/*AvoidNops=*/true, /*CountWaits=*/true}, nullptr);
+      llvm::stable_sort(Props, [](const auto &A, const auto &B) {
+        return A.first < B.first;
+      });
+      Cd.New = Props.front().first;
+      Cd.Order = std::move(Props.front().second);
       if (llvm::equal(Cd.Order, Cd.Ops))
         continue;
       Cd.Old = sched::estimateCycles(Cd.Ops, *Cd.G, C, &Entry);
       if (!unsafeIgnoreWAR && Cd.New >= Cd.Old)
         continue;
+      for (auto &[E, O] : llvm::drop_begin(Props))
+        if (E < Cd.Old && !llvm::equal(O, Cd.Ops))
+          Cd.Alternatives.push_back(std::move(O));
       Cands.push_back(std::move(Cd));
     }
     if (Cands.empty())
@@ -535,22 +570,19 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
     // The whole-block model (waits, s_nops, barriers, the matrix unit and
     // what the predecessors leave in flight) of each candidate and of the
     // blocks after it, as they are now: a new order must beat it.
-    // s_nops are charged in full: the model hides their wait states under
-    // a latency (a load's, say) that the wave would wait for anyway, and
-    // the orders that look faster only for that are kept out. On hardware
-    // an s_nop is an issued instruction and the latencies are estimates.
+    // s_nops are charged in full (simulate's ChargeNops): the model hid
+    // their wait states under a latency (a load's, say) that the wave
+    // waited for anyway, and the orders that looked faster only for that
+    // are kept out; on hardware an s_nop is an issued instruction and the
+    // latencies are estimates. Not under a busy matrix unit: there the wait
+    // states are the MFMA pipeline's own latency.
     auto blockCost = [&](Block *B) {
       sched::PipeState E = sched::entryState(B, C);
       SmallVector<Operation *> Ops;
-      long NopSlots = 0;
-      for (Operation &Op : *B) {
-        const InstInfo &I = C.get(&Op);
-        if (I.Kind == OpKind::Nop)
-          NopSlots += I.WaitStates;
-        else
-          Ops.push_back(&Op);
-      }
-      return long(sched::simulate(Ops, C, &E)) + NopSlots;
+      for (Operation &Op : *B)
+        Ops.push_back(&Op);
+      return long(
+          sched::simulate(Ops, C, &E, /*Exit=*/nullptr, /*ChargeNops=*/true));
     };
     llvm::DenseMap<Block *, long> OldCost;
     for (Candidate &Cd : Cands) {
@@ -660,8 +692,15 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
           }
         }
         for (Block *B : Slower) {
-          Kept.insert(B);
           Worse = true;
+          Candidate &Cd = *llvm::find_if(
+              Cands, [&](const Candidate &X) { return X.B == B; });
+          if (Cd.Alternatives.empty()) {
+            Kept.insert(B);
+            continue;
+          }
+          Cd.Order = std::move(Cd.Alternatives.front());
+          Cd.Alternatives.erase(Cd.Alternatives.begin());
         }
         if (Worse)
           continue;

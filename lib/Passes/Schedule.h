@@ -14,6 +14,17 @@ unsigned latencyOf(InstInfoCache &C, const InstInfo &I);
 
 struct PipeState;
 
+/// How listSchedule treats the wait states an order needs.
+struct ListOptions {
+  /// An op that needs s_nops also yields to an independent op that must
+  /// wait for a latency instead (an s_nop only when no op whose sources are
+  /// issued can go without one).
+  bool AvoidNops = false;
+  /// The s_waitcnt an op reading a load's result of the block will get
+  /// counts as a wait state.
+  bool CountWaits = true;
+};
+
 /// A new order for the ops of Ops (a block without its terminator and
 /// without s_nops), respecting every edge of G except, when IgnoreWAR,
 /// the WAR ones (the deliberately broken variant). Ops issue by critical
@@ -21,22 +32,21 @@ struct PipeState;
 /// the block's entry, when Entry is given), for an MFMA the matrix unit
 /// free, and no hazard of the order so far asking for wait states (an op
 /// that would need s_nops yields to an independent one that fills them;
-/// the s_waitcnt an op reading a load's result will get counts as a wait
-/// state). With AvoidNops, an op that needs s_nops also yields to an
-/// independent op that must wait for a latency instead (an s_nop only when
-/// no op whose sources are issued can go without one). Delayed, when
-/// given, is set when some op of the order needs s_nops.
+/// see ListOptions). Delayed, when given, is set when some op of the order
+/// needs s_nops.
 llvm::SmallVector<mlir::Operation *>
 listSchedule(llvm::ArrayRef<mlir::Operation *> Ops, const DependenceGraph &G,
              InstInfoCache &C, bool IgnoreWAR = false,
-             const PipeState *Entry = nullptr, bool AvoidNops = false,
+             const PipeState *Entry = nullptr, ListOptions LO = {},
              bool *Delayed = nullptr);
 
 /// Predicted cycles of an order (in-order issue, one op per cycle, an op
 /// waits for the latencies of what it depends on in G, for what is in
 /// flight at the entry and for the matrix unit) plus the wait states of the
 /// s_nops its hazards need in this order, charged in full (never hidden
-/// under a latency). NopSlots, when given, receives those wait states.
+/// under a latency) unless the matrix unit is busy past them (then they are
+/// the MFMA pipeline's latency). NopSlots, when given, receives the wait
+/// states charged.
 unsigned estimateCycles(llvm::ArrayRef<mlir::Operation *> Order,
                         const DependenceGraph &G, InstInfoCache &C,
                         const PipeState *Entry = nullptr,
@@ -62,9 +72,14 @@ struct PipeState {
 /// slots, s_barrier and a taken s_branch a fixed cost (BarrierSlots,
 /// BranchTakenSlots). Latencies come from LLVM's MCSchedModel (latencyOf).
 /// Entry is what the block's predecessors leave in flight (may be null);
-/// Exit, when given, receives what Seq leaves in flight at its end.
+/// Exit, when given, receives what Seq leaves in flight at its end. With
+/// ChargeNops, an s_nop's wait states are added to the result instead of
+/// taking slots a later op may wait through anyway (amdgcn-schedule's
+/// decisions: an order is not faster for s_nops hidden under a latency),
+/// except while the matrix unit is busy past them.
 unsigned simulate(llvm::ArrayRef<mlir::Operation *> Seq, InstInfoCache &C,
-                  const PipeState *Entry = nullptr, PipeState *Exit = nullptr);
+                  const PipeState *Entry = nullptr, PipeState *Exit = nullptr,
+                  bool ChargeNops = false);
 
 /// What the predecessors of B (as they stand) leave in flight at B's entry:
 /// each predecessor simulated from an empty pipeline, the latest of them.
