@@ -2,8 +2,9 @@
 // wait states yields to an independent op that fills them, also one that
 // must wait for a latency (a load's result) where the s_nop would have hidden
 // under that wait; an s_nop stays only where nothing can fill it. s_nops are
-// charged in full (never hidden under a latency) when the pass compares
-// orders, so an order is not rated faster for the s_nops it needs.
+// charged in full (hidden under no latency but a busy matrix unit's) when
+// the pass compares orders, so an order is not rated faster for the s_nops
+// it needs.
 // RUN: asmevo-opt %s --pipeline='amdgcn-schedule{verbose=1}' -o - 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=VERBOSE < %t.err
 
