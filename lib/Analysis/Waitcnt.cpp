@@ -2,6 +2,8 @@
 
 #include "asmevo/Analysis/Waitcnt.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <algorithm>
 #include <deque>
 
@@ -73,14 +75,31 @@ const PendingOp *PendingState::find(Operation *Op) const {
 
 bool PendingState::merge(const PendingState &O) {
   bool Changed = false;
+  // Many ops in flight (a long run of loads) made the pairwise search the
+  // analysis's main cost on branchy code: index the known ops by op then.
+  // The first match is the one the linear search finds (ops are unique).
+  llvm::SmallDenseMap<mlir::Operation *, unsigned, 16> Index;
+  bool Indexed = Ops.size() * O.Ops.size() > 256;
+  if (Indexed)
+    for (unsigned K = 0, E = Ops.size(); K != E; ++K)
+      if (Ops[K].Op)
+        Index.try_emplace(Ops[K].Op, K);
   for (const PendingOp &P : O.Ops) {
     PendingOp *Mine = nullptr;
-    for (PendingOp &Q : Ops)
-      if (Q.Op == P.Op && (P.Op || Q.Counters == P.Counters)) {
-        Mine = &Q;
-        break;
-      }
+    if (Indexed && P.Op) {
+      auto It = Index.find(P.Op);
+      if (It != Index.end())
+        Mine = &Ops[It->second];
+    } else {
+      for (PendingOp &Q : Ops)
+        if (Q.Op == P.Op && (P.Op || Q.Counters == P.Counters)) {
+          Mine = &Q;
+          break;
+        }
+    }
     if (!Mine) {
+      if (Indexed && P.Op)
+        Index.try_emplace(P.Op, Ops.size());
       Ops.push_back(P);
       Changed = true;
       continue;
