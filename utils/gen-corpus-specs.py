@@ -774,19 +774,27 @@ def csrmm_merge_path_rem(tag, targs, T, I, J, A, B, C):
             about += '; conj_A and conj_B set (a no-op for real types)'
         write('csrmm', name, match, about, [gx], [BS], args)
 
-csrmm_merge_path_rem('f32', '256u, 32u, 256u, float, int, int, float, float, float',
-                     F32, I32, I32, F32, F32, F32)
-csrmm_merge_path_rem('c64', '256u, 32u, 256u, rocsparse_complex_num<float>, long, long, '
-                     'rocsparse_complex_num<float>, rocsparse_complex_num<float>, '
-                     'rocsparse_complex_num<float>', CF32, I64, I64, CF32, CF32, CF32)
-csrmm_merge_path_rem('bf16', '256u, 32u, 256u, float, long, int, rocsparse_bfloat16, '
-                     'rocsparse_bfloat16, float', F32, I64, I32, BF16, BF16, F32)
-csrmm_merge_path_rem('c64_i32', '256u, 32u, 256u, rocsparse_complex_num<float>, int, int, rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>',
-                     CF32, I32, I32, CF32, CF32, CF32)
-csrmm_merge_path_rem('f16', '256u, 32u, 256u, float, int, int, _Float16, _Float16, float',
-                     F32, I32, I32, F16, F16, F32)
-csrmm_merge_path_rem('i8', '256u, 32u, 256u, int, int, int, signed char, signed char, int',
-                     I32V, I32, I32, I8V, I8V, I32V)
+# The instantiations of csrmmnt_merge_path_remainder_kernel: tag, template
+# arguments, then the types of alpha/beta, the row pointer, the column
+# indices, A, B and C.
+MERGE_PATH_INSTANCES = [
+    ('f32', '256u, 32u, 256u, float, int, int, float, float, float',
+     F32, I32, I32, F32, F32, F32),
+    ('c64', '256u, 32u, 256u, rocsparse_complex_num<float>, long, long, '
+     'rocsparse_complex_num<float>, rocsparse_complex_num<float>, '
+     'rocsparse_complex_num<float>', CF32, I64, I64, CF32, CF32, CF32),
+    ('bf16', '256u, 32u, 256u, float, long, int, rocsparse_bfloat16, '
+     'rocsparse_bfloat16, float', F32, I64, I32, BF16, BF16, F32),
+    ('c64_i32', '256u, 32u, 256u, rocsparse_complex_num<float>, int, int, '
+     'rocsparse_complex_num<float>, rocsparse_complex_num<float>, '
+     'rocsparse_complex_num<float>', CF32, I32, I32, CF32, CF32, CF32),
+    ('f16', '256u, 32u, 256u, float, int, int, _Float16, _Float16, float',
+     F32, I32, I32, F16, F16, F32),
+    ('i8', '256u, 32u, 256u, int, int, int, signed char, signed char, int',
+     I32V, I32, I32, I8V, I8V, I32V),
+]
+for inst in MERGE_PATH_INSTANCES:
+    csrmm_merge_path_rem(*inst)
 
 # The same kernel on the launches rocSPARSE's host makes for this
 # 32-wide remainder (csrmmnt_merge_dispatch: main columns a multiple of
@@ -873,19 +881,8 @@ def csrmm_merge_path_host(tag, targs, T, I, J, A, B, C):
                  f'8 per 256-wide workgroup: grid {gx}')
         write('csrmm', name, match, about, [gx], [BS], args)
 
-csrmm_merge_path_host('f32', '256u, 32u, 256u, float, int, int, float, float, float',
-                      F32, I32, I32, F32, F32, F32)
-csrmm_merge_path_host('c64', '256u, 32u, 256u, rocsparse_complex_num<float>, long, long, '
-                      'rocsparse_complex_num<float>, rocsparse_complex_num<float>, '
-                      'rocsparse_complex_num<float>', CF32, I64, I64, CF32, CF32, CF32)
-csrmm_merge_path_host('bf16', '256u, 32u, 256u, float, long, int, rocsparse_bfloat16, '
-                      'rocsparse_bfloat16, float', F32, I64, I32, BF16, BF16, F32)
-csrmm_merge_path_host('c64_i32', '256u, 32u, 256u, rocsparse_complex_num<float>, int, int, rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>',
-                      CF32, I32, I32, CF32, CF32, CF32)
-csrmm_merge_path_host('f16', '256u, 32u, 256u, float, int, int, _Float16, _Float16, float',
-                      F32, I32, I32, F16, F16, F32)
-csrmm_merge_path_host('i8', '256u, 32u, 256u, int, int, int, signed char, signed char, int',
-                      I32V, I32, I32, I8V, I8V, I32V)
+for inst in MERGE_PATH_INSTANCES:
+    csrmm_merge_path_host(*inst)
 
 # ---- csrgemm_numeric_fill_wf_per_row_kernel<256, 8, 16, 137, I, J, T>
 #      C = alpha A B + beta D, group 0 of the numeric phase: the rows whose
