@@ -75,10 +75,10 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
       for (Block &Blk : Fn->getRegion(0))
         for (Operation &Op : Blk)
           Ops.push_back(&Op);
-      unsigned CarryKept = 0;
-      // Wait states C still needs (its pairs not skipped); with Verbose the
-      // pairs are printed.
-      auto missingBefore = [&](Operation *C, bool Verbose) {
+      // Wait states C still needs (its pairs not skipped); the carry reads
+      // left alone are counted into Carry, and with Print the pairs are
+      // printed.
+      auto missingBefore = [&](Operation *C, unsigned &Carry, bool Print) {
         SmallVector<HazardPair, 2> Pairs;
         HC.pairsFor(C, Pairs);
         int Missing = 0;
@@ -87,33 +87,39 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
             continue;
           if (!fixCarryReads && StringRef(P.Rule->Id) == "valu-sgpr-valu" &&
               readsOnlyAsCarry(Cache, P)) {
-            CarryKept += Verbose;
+            ++Carry;
             continue;
           }
           Missing = std::max(Missing, P.Required - P.Have);
-          if (Verbose && verbose)
+          if (Print && verbose)
             llvm::errs() << "amdgcn-hazard: " << P.message(Cache) << "\n";
         }
         return Missing;
       };
       // The legality baseline (the whole function's waits and hazards)
-      // costs more than a scan, and most functions need no s_nop: it is
-      // built only after a first scan of the input (which also counts the
-      // carry reads and prints the pairs) finds a hazard.
+      // costs more than a scan, and most functions need no s_nop: a first
+      // scan of the input looks for a hazard before it is built. Without
+      // one, that scan is the whole pass: it has no pair to print (a
+      // printed pair is a missing wait state) and counts the carry reads.
+      unsigned CarryKept = 0;
       bool Any = false;
-      for (Operation *C : Ops)
-        Any |= missingBefore(C, /*Verbose=*/true) > 0;
-      if (CarryKept)
-        S.add("carry reads left as in the input", CarryKept);
-      if (!Any)
+      for (auto It = Ops.begin(); !Any && It != Ops.end(); ++It)
+        Any = missingBefore(*It, CarryKept, /*Print=*/false) > 0;
+      if (!Any) {
+        if (CarryKept)
+          S.add("carry reads left as in the input", CarryKept);
         continue;
+      }
+      // The insertion scan reports what it finds after the s_nops put
+      // before earlier ops.
+      CarryKept = 0;
       Legality L(Fn, Cache);
       L.setPcrelReferences(Refs);
       Legality::Transaction T(L);
       OpBuilder B(Fn->getContext());
       unsigned Added = 0, Sites = 0;
       for (Operation *C : Ops) {
-        int Missing = missingBefore(C, /*Verbose=*/false);
+        int Missing = missingBefore(C, CarryKept, /*Print=*/true);
         if (Missing <= 0)
           continue;
         ++Sites;
@@ -124,6 +130,8 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
           Added += N;
         }
       }
+      if (CarryKept)
+        S.add("carry reads left as in the input", CarryKept);
       if (T.empty())
         continue;
       Verdict V = T.commit();
