@@ -185,15 +185,6 @@ static int wideStoreDataOperand(const HazardContext &Ctx, const InstInfo &P) {
 /// VALU reading its result gets one wait state, as LLVM 22 emits for gfx942;
 /// on the mix ops it is clear by default.
 static bool computeWritesPartialDst(const HazardContext &Ctx,
-                                    const InstInfo &P);
-
-static bool writesPartialDst(const HazardContext &Ctx, const InstInfo &P) {
-  if (P.PartialDst < 0)
-    P.PartialDst = computeWritesPartialDst(Ctx, P);
-  return P.PartialDst;
-}
-
-static bool computeWritesPartialDst(const HazardContext &Ctx,
                                     const InstInfo &P) {
   if (!P.D || P.isMAI())
     return false;
@@ -217,6 +208,13 @@ static bool computeWritesPartialDst(const HazardContext &Ctx,
   StringRef L = T.substr(At + 8);
   L = L.take_until([](char C) { return C == ']'; });
   return L.ends_with("1");
+}
+
+/// computeWritesPartialDst, printed once per instruction (InstInfo caches it).
+static bool writesPartialDst(const HazardContext &Ctx, const InstInfo &P) {
+  if (P.PartialDst < 0)
+    P.PartialDst = computeWritesPartialDst(Ctx, P);
+  return P.PartialDst;
 }
 
 //===----------------------------------------------------------------------===//

@@ -60,7 +60,7 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
     rewrite::editableFunctions(getOperation(), Fns);
     PcrelReferences R(getOperation()); // once for all kernels
     Refs = &R;
-    std::optional<CallGraph> CG; // once per code object, when a kernel changes
+    CallGraph CG(getOperation()); // once for all kernels
     Calls = &CG;
     for (Operation *Fn : Fns)
       if (auto K = dyn_cast<KernelOp>(Fn))
@@ -72,7 +72,7 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
   }
 
   const PcrelReferences *Refs = nullptr;
-  std::optional<CallGraph> *Calls = nullptr;
+  CallGraph *Calls = nullptr;
 
   void compact(KernelOp K, rewrite::Summary &S) {
     std::string Why;
@@ -300,9 +300,7 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
     // SGPRs (LLVM's rules, numExtraSGPRs). Renaming leaves those uses alone,
     // so the original count minus the saving keeps any slack it had; it is
     // never below what the renamed code needs, nor above the original.
-    if (!*Calls)
-      Calls->emplace(K->getParentOfType<CodeObjectOp>());
-    RegisterUsage Usage = computeKernelRegisterUsage(K, TI, **Calls);
+    RegisterUsage Usage = computeKernelRegisterUsage(K, TI, *Calls);
     Usage.merge(Callees);
     unsigned Needed =
         NewEnd[0] + numExtraSGPRs(TI, Usage.UsesVCC,
