@@ -190,3 +190,74 @@ TEST(Waitcnt, LegalityWaitAndSync) {
 }
 
 } // namespace
+
+namespace {
+
+PendingOp pendingOp(mlir::Operation *Op, uint8_t Counters, uint8_t Vm,
+                    uint8_t Lgkm) {
+  PendingOp P;
+  P.Op = Op;
+  P.Counters = Counters;
+  P.InOrder = Counters;
+  P.Younger[0] = Vm;
+  P.Younger[1] = Lgkm;
+  return P;
+}
+
+std::string describe(const PendingState &S,
+                     const std::vector<mlir::Operation *> &Ops) {
+  std::string Out;
+  for (const PendingOp &P : S.Ops) {
+    auto It = std::find(Ops.begin(), Ops.end(), P.Op);
+    Out += (P.Op ? std::to_string(It - Ops.begin()) : std::string("?")) + ":" +
+           std::to_string(P.Counters) + "/" + std::to_string(P.Younger[0]) +
+           "," + std::to_string(P.Younger[1]) + "," +
+           std::to_string(P.Younger[2]) + " ";
+  }
+  return Out;
+}
+
+} // namespace
+
+TEST(Waitcnt, IndexedMergeEqualsPairwiseMerge) {
+  // merge() indexes the ops when both states are large (20 x 30 here) and
+  // searches pairwise when one is small. Merging B one op at a time takes
+  // the pairwise path every time and must give the same state: the same
+  // ops in the same order, fewest younger counts, union of counters; two
+  // unknown (null) ops match only with equal counters.
+  std::string Body;
+  for (unsigned K = 0; K < 40; ++K)
+    Body += "amdgcn.inst [" + std::to_string(8 * K) +
+            "] global_load_dword \"v0, v[4:5], off\"\n";
+  Body += "amdgcn.s_endpgm";
+  auto F = parseFunction(Body);
+  ASSERT_GE(F->Ops.size(), 40u);
+  PendingState A, B;
+  for (unsigned K = 0; K < 20; ++K)
+    A.Ops.push_back(pendingOp(F->Ops[K], K % 3 ? 1 : 3, K, 20 - K));
+  A.Ops.push_back(pendingOp(nullptr, 1, 0, 0));
+  for (unsigned K = 10; K < 40; ++K)
+    B.Ops.push_back(pendingOp(F->Ops[K], K % 2 ? 2 : 1, 40 - K, K % 7));
+  B.Ops.push_back(pendingOp(nullptr, 1, 3, 0)); // matches A's unknown op
+  B.Ops.push_back(pendingOp(nullptr, 2, 0, 0)); // other counters: new
+
+  PendingState Indexed = A;
+  EXPECT_TRUE(Indexed.merge(B));
+  PendingState Pairwise = A;
+  for (const PendingOp &P : B.Ops) {
+    PendingState One;
+    One.Ops.push_back(P);
+    Pairwise.merge(One);
+  }
+  EXPECT_EQ(describe(Indexed, F->Ops), describe(Pairwise, F->Ops));
+  EXPECT_EQ(Indexed.Ops.size(), 42u);
+  // Op 15 is in both: younger counts min(15, 25) and min(5, 1), counters
+  // 1 | 2.
+  const PendingOp *Both = Indexed.find(F->Ops[15]);
+  ASSERT_NE(Both, nullptr);
+  EXPECT_EQ(Both->Counters, 3);
+  EXPECT_EQ(Both->Younger[0], 15);
+  EXPECT_EQ(Both->Younger[1], 1);
+  // A second merge of B changes nothing (the dataflow fixpoint test).
+  EXPECT_FALSE(Indexed.merge(B));
+}
