@@ -173,12 +173,10 @@ struct DeadCodePass : public asmevo::impl::DeadCodeBase<DeadCodePass> {
     rewrite::editableFunctions(getOperation(), Fns);
     PcrelReferences Refs(getOperation()); // once for all functions
     for (Operation *Fn : Fns) {
-      auto TIOrErr = getTargetInfoFor(Fn);
-      if (!TIOrErr) {
-        Fn->emitError() << "amdgcn-dce: " << toString(TIOrErr.takeError());
+      TargetInfo *TI = rewrite::targetInfoOrError(Fn, "amdgcn-dce");
+      if (!TI)
         return signalPassFailure();
-      }
-      InstInfoCache C(**TIOrErr);
+      InstInfoCache C(*TI);
       // The legality baseline (waits and hazards of the whole function)
       // costs more than finding dead code; most functions have none.
       std::optional<Legality> LegalityOfFn;

@@ -64,12 +64,10 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
     rewrite::editableFunctions(getOperation(), Fns);
     PcrelReferences Refs(getOperation()); // once for all functions
     for (Operation *Fn : Fns) {
-      auto TIOrErr = getTargetInfoFor(Fn);
-      if (!TIOrErr) {
-        Fn->emitError() << "amdgcn-hazard: " << toString(TIOrErr.takeError());
+      TargetInfo *TI = rewrite::targetInfoOrError(Fn, "amdgcn-hazard");
+      if (!TI)
         return signalPassFailure();
-      }
-      InstInfoCache Cache(**TIOrErr);
+      InstInfoCache Cache(*TI);
       HazardChecker HC(Cache);
       SmallVector<Operation *> Ops;
       for (Block &Blk : Fn->getRegion(0))

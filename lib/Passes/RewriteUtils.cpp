@@ -36,6 +36,14 @@ std::string rewrite::functionName(Operation *Fn) {
   return "<function>";
 }
 
+TargetInfo *rewrite::targetInfoOrError(Operation *Fn, llvm::StringRef Pass) {
+  auto TIOrErr = amdgcn::getTargetInfoFor(Fn);
+  if (TIOrErr)
+    return *TIOrErr;
+  Fn->emitError() << Pass << ": " << llvm::toString(TIOrErr.takeError());
+  return nullptr;
+}
+
 Operation *rewrite::makeInstFromBytes(OpBuilder &B, llvm::ArrayRef<uint8_t> Bytes,
                                       int64_t Id) {
   SmallVector<int32_t, 4> Enc;

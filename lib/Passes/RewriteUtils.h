@@ -27,6 +27,9 @@ void editableFunctions(amdgcn::CodeObjectOp CO,
                        llvm::SmallVectorImpl<mlir::Operation *> &Out);
 /// "@name" of a kernel/function.
 std::string functionName(mlir::Operation *Fn);
+/// The target of Fn's code object; null after an error on Fn that names
+/// Pass (the pass then signals failure).
+TargetInfo *targetInfoOrError(mlir::Operation *Fn, llvm::StringRef Pass);
 
 /// A detached amdgcn.inst assembled from "mnemonic operands"; null with
 /// Err set when the text does not assemble.
