@@ -48,11 +48,15 @@ def valhex(T, re_, im=0.0):
     # a scalar's bytes: an integer type takes the value truncated (1.5 -> 1)
     if getattr(T, 'integer', False):
         return struct.pack('<i', int(re_)).hex()
-    return (f32hex(re_) + (f32hex(im) if T.comps == 2 else ''))[:2 * T.size]
+    if T.name == '_Float16':
+        return (struct.pack('<e', re_).hex() + (struct.pack('<e', im).hex() if T.comps == 2 else ''))
+    h = (lambda x: struct.pack('<d', x).hex()) if T.fill == 'int-f64' else f32hex
+    return (h(re_) + (h(im) if T.comps == 2 else ''))[:2 * T.size]
 
 def alpha_host(T, re_, im=-0.5):
-    # const_host_device_scalar<T>: 8 bytes, the value in host mode
-    return {'bytes': valhex(T, re_, im).ljust(16, '0')}
+    # const_host_device_scalar<T>: the value in host mode, at least 8 bytes
+    # (the device pointer); 16 for complex<double>
+    return {'bytes': valhex(T, re_, im).ljust(max(16, 2 * T.size), '0')}
 
 def buf(nelem, T_or_size, fill, seed=None):
     size = T_or_size if isinstance(T_or_size, int) else T_or_size.size
@@ -402,7 +406,7 @@ csrmmnn_row_split_shared('i8', '256u, 8u, int, int, int, signed char, signed cha
                          I32V, I32, I32, I8V, I8V, I32V)
 
 # ---- coommnn_segmented_atomic<WF, LOOPS, COLS, NT, T, I, A, B, C>
-def coomm_seg_atomic(tag, targs, T, I, A, B, C, WF=64, LOOPS=16, COLS=1):
+def coomm_seg_atomic(tag, targs, T, I, A, B, C, WF=64, LOOPS=16, COLS=1, NT=True):
     match = dm('rocsparse::coommnn_segmented_atomic', targs)
     for v, (nnz, R, M, K, ncols, nstart, order, base, host, trans, batch) in enumerate([
             (3000, 7, 430, 40, 1, 4, 1, 0, True, 112, 1),
@@ -421,12 +425,19 @@ def coomm_seg_atomic(tag, targs, T, I, A, B, C, WF=64, LOOPS=16, COLS=1):
         # COLS=8: the host's main launch for n >= 8 (coomm_template_segmented_
         # atomic): columns [0, n - n % 8), n passed as 0, (main - 1) / 8 + 1
         # workgroups along y; 8 or 16 columns here.
-        if COLS > 1:
+        # COLS=3, WF=32, NT false: the remainder launch for n % 8 == 3
+        # (n >= 8), n = 7 or n = 3 on a wavefront-32 device (the only one
+        # rocSPARSE launches WF=32 kernels on): three columns from nstart.
+        if COLS == 3:
+            ncols = 3
+        elif COLS > 1:
             ncols, nstart = COLS * (1 + v % 2), 0
         gx = (nnz + LOOPS * WF - 1) // (LOOPS * WF)
         gy = ncols // COLS
         N = nstart + ncols
-        ldb = N + 1
+        # NT: B[k * ldb + col] (ldb >= n); else B[col * ldb + k] (ldb >= k)
+        ldb = N + 1 if NT else K + 1
+        bsize = ldb * K if NT else ldb * N
         ldc = (M + 1) if order == 1 else (N + 2)
         csize = ldc * N if order == 1 else ldc * M
         rows = buf(nnz * batch, I.size, f'arith-i{8*I.size}:{base}:1:{R}')
@@ -436,12 +447,12 @@ def coomm_seg_atomic(tag, targs, T, I, A, B, C, WF=64, LOOPS=16, COLS=1):
                 rows,
                 buf(nnz * batch, I.size, f'cols-i{8*I.size}:{11+v}:{K}:{R}:{base}'),
                 buf(nnz * batch, A, A.fill, 24 + v),
-                buf(ldb * K * batch, B, B.fill, 34 + v), {'i64': ldb},
-                {'i64': ldb * K if batch > 1 else 0},
+                buf(bsize * batch, B, B.fill, 34 + v), {'i64': ldb},
+                {'i64': bsize if batch > 1 else 0},
                 buf(csize * batch, C, C.fill, 44 + v), {'i64': ldc},
                 {'i64': csize if batch > 1 else 0},
                 {'u32': order}, {'u32': base}, {'u8': 1 if host else 0}]
-        about = (f'COO x dense (B row-major, op {trans}) with atomic segmented sums, '
+        about = (f'COO x dense (B {"row" if NT else "column"}-major, op {trans}) with atomic segmented sums, '
                  f'columns [{nstart}, {N}) {"one" if COLS == 1 else COLS} per workgroup along y: M={M} K={K}, nnz={nnz} '
                  f'sorted in rows of {R} (the second batch continues the row numbers), '
                  f'{"column" if order else "row"}-major C, index base {base}, '
@@ -468,6 +479,12 @@ for tg, ta, tys in (('f32', 'float, int, float, float, float', (F32, I32, F32, F
                     ('f16', 'float, int, _Float16, _Float16, float', (F32, I32, F16, F16, F32)),
                     ('i8', 'int, int, signed char, signed char, int', (I32V, I32, I8V, I8V, I32V))):
     coomm_seg_atomic(f'main8_{tg}', f'64u, 16u, 8u, true, {ta}', *tys, COLS=8)
+    # WF=32 (a 32-lane block: half a wave on gfx942), remainder of 3
+    # columns, B not transposed: rocSPARSE launches it on wavefront-32
+    # devices only, never on gfx942; the code object holds it, and a 32-wide
+    # block is what its launch bounds allow
+    coomm_seg_atomic(f'wf32_rem3_{tg}', f'32u, 16u, 3u, false, {ta}', *tys, WF=32, COLS=3,
+                     NT=False)
 
 # ---- coommnn_atomic_remainder<256, WF, TRANSB, T, I, A, B, C>
 def coomm_atomic_rem(tag, targs, T, I, A, B, C):
@@ -1012,6 +1029,13 @@ def csrgemm_fill_wf(tag, targs, I, J, T):
 csrgemm_fill_wf('f32_i32_i32', '256u, 8u, 16u, 137u, int, int, float', I32, I32, F32)
 csrgemm_fill_wf('f32_i64_i64', '256u, 8u, 16u, 137u, long, long, float', I64, I64, F32)
 csrgemm_fill_wf('f32_i64_i32', '256u, 8u, 16u, 137u, long, int, float', I64, I32, F32)
+# the larger sample's instantiations: complex and double values, 64-bit
+# row pointers with 32- or 64-bit columns
+csrgemm_fill_wf('c32_i64_i64', '256u, 8u, 16u, 137u, long, long, rocsparse_complex_num<float>',
+                I64, I64, CF32)
+csrgemm_fill_wf('c64_i32_i32', '256u, 8u, 16u, 137u, int, int, rocsparse_complex_num<double>',
+                I32, I32, CF64)
+csrgemm_fill_wf('f64_i64_i32', '256u, 8u, 16u, 137u, long, int, double', I64, I32, F64)
 
 # ---- rocblas_gemm_batched_kernel<float, 16, 16, 64, 64, 4, 64, 4, 4, 64, 'N', 'C',
 #      _Float16 const, _Float16 const, _Float16> (strided: plain pointers)
@@ -1197,3 +1221,414 @@ dotci_part1('i32_c32', '256u, int, rocsparse_complex_num<float>, rocsparse_compl
             'rocsparse_complex_num<float>', I32, CF32)
 dotci_part1('i64_c32', '256u, long, rocsparse_complex_num<float>, rocsparse_complex_num<float>, '
             'rocsparse_complex_num<float>', I64, CF32)
+
+# ---- kernel_freerun<1024, WFSIZE, T, I, J> (csritilu0x, the sync-split-fusion
+#      algorithm): one ILU0 sweep per iteration. Thread `row` (WFSIZE lanes a
+#      row; WFSIZE = 1, which the host picks for a mean of <= 2 entries a row)
+#      takes each entry (row, col) of A (separate begin/end row pointers),
+#      subtracts the dot product of L's row `row` (CSR, strictly lower) with
+#      U's column `col` (U strictly upper, stored by columns: uind holds row
+#      indices) read from lval0/uval0, divides L entries by dval0[col], and
+#      stores into lval/uval/dval at the entry's place; then copies its own
+#      L row, U column and diagonal back into lval0/uval0/dval0. The host's
+#      grid is ceil(m / 1024) blocks of 1024.
+#      Iterations read what other rows' threads wrote (a free-running, racy
+#      algorithm across waves): the matrices here are block diagonal with
+#      blocks of 64 rows, the rows of one wave, so that no two waves share
+#      data and K0 has one result (within a wave the lanes run in lockstep).
+def freerun(tag, targs, T):
+    import random
+    match = dm('rocsparse::kernel_freerun', targs)
+    for v, (m, niter, base, seed) in enumerate([(50, 1, 0, 1), (200, 2, 1, 2),
+                                                (1100, 1, 0, 3), (64, 3, 0, 4)]):
+        rnd = random.Random(3000 + seed)
+        rows = []
+        for r in range(m):
+            lo, hi = r - r % 64, min(m, r - r % 64 + 64)
+            cand = [c for c in range(lo, hi) if c != r]
+            off = rnd.sample(cand, min(len(cand), rnd.choice([0, 1, 1, 2])))
+            # a row without its diagonal now and then (dval[row] untouched)
+            cols = set(off) | ({r} if r % 17 != 5 else set())
+            rows.append(sorted(cols))
+        nnz = sum(len(c) for c in rows)
+        assert nnz <= 2 * m  # the mean the host launches WFSIZE = 1 for
+        L = [[c for c in rows[r] if c < r] for r in range(m)]
+        U = [[r for r in range(m) if c in rows[r] and r < c] for c in range(m)]
+        def ptr(rr):
+            p = [base]
+            for x in rr:
+                p.append(p[-1] + len(x))
+            return p
+        name = f'freerun_{tag}_{v}'
+        os.makedirs(f'{OUT}/itilu0', exist_ok=True)
+        files = {}
+        def put(key, vals):
+            with open(f'{OUT}/itilu0/{name}.{key}.bin', 'wb') as fh:
+                fh.write(csr_pack('i', vals or [0]))
+            files[key] = {'buffer': f'{name}.{key}.bin', 'readonly': True}
+        for key, rr in (('A', rows), ('L', L), ('U', U)):
+            p = ptr(rr)
+            put(f'{key}begin', p[:-1])
+            put(f'{key}end', p[1:])
+            put(f'{key}ind', [c + base for x in rr for c in x])
+        nl = max(1, sum(len(x) for x in L))
+        nu = max(1, sum(len(x) for x in U))
+        nz = '1:3'  # no zero divisor (dval0)
+        args = [{'i32': niter}, {'i32': m}, {'i32': nnz},
+                files['Abegin'], files['Aend'], files['Aind'],
+                buf(nnz, T, f'{T.fill}:{200 + v}'), {'u32': base},
+                files['Lbegin'], files['Lend'], files['Lind'],
+                buf(nl, T, f'{T.fill}:{210 + v}'), buf(nl, T, f'{T.fill}:{220 + v}'),
+                {'u32': base},
+                files['Ubegin'], files['Uend'], files['Uind'],
+                buf(nu, T, f'{T.fill}:{230 + v}'), buf(nu, T, f'{T.fill}:{240 + v}'),
+                {'u32': base},
+                buf(m, T, f'{T.fill}:{250 + v}:{nz}'), buf(m, T, f'{T.fill}:{260 + v}')]
+        gx = (m - 1) // 1024 + 1
+        about = (f'iterative ILU0 sweep(s) (csritilu0x free run), WFSIZE 1: m={m}, '
+                 f'{niter} iteration(s), A of {nnz} entries (diagonal but every 17th row, '
+                 f'0-2 more in the same 64-row block: block diagonal, one wave a block), '
+                 f'L = its strictly lower part (CSR), U = its strictly upper part by '
+                 f'columns, index base {base}, dval0 without zeros; grid ceil(m / 1024) = {gx}; '
+                 f'*.bin: begin/end row pointers and indices')
+        write('itilu0', name, match, about, [gx], [1024], args)
+
+for tg, tn, T in (('f32', 'float', F32), ('f64', 'double', F64),
+                  ('c32', 'rocsparse_complex_num<float>', CF32),
+                  ('c64', 'rocsparse_complex_num<double>', CF64)):
+    freerun(tg, f'1024, 1, {tn}, int, int', T)
+
+# ---- bsrmm_large_blockdim_kernel_ext<8, 8, 2, I, J, A, B, C, T>: C = alpha A B
+#      + beta C with A in BSR (mb x kb blocks of block_dim x block_dim,
+#      direction row: a block's entries row by row, column: column by column).
+#      bsrmm_template_large_ext launches the 8 x 8 configuration for block_dim
+#      5..8: grid (mb, ceil(n / 16)), block (8, 8); batch strides unused (one
+#      batch). nn: B column-major (B[k + col * ldb], ldb >= kb * block_dim),
+#      else row-major (B[k * ldb + col], ldb >= n); C column-major
+#      (order 1: C[row + col * ldc], ldc >= mb * block_dim) or row-major.
+def bsrmm_large_ext(tag, targs, I, J, A, B, C, T):
+    import random
+    match = dm('rocsparse::bsrmm_large_blockdim_kernel_ext', targs)
+    for v, (mb, kb, n, bd, nn, dirn, order, base, host, beta, seed) in enumerate([
+            (5, 4, 20, 5, True, 0, 1, 0, True, 0.5, 1),
+            (4, 6, 33, 8, False, 1, 0, 1, False, 0.0, 2),
+            (7, 3, 16, 7, True, 1, 0, 0, True, 1.0, 3),
+            (3, 5, 9, 6, False, 0, 1, 1, True, -1.0, 4),
+            # alpha 0 and beta 1: the kernel returns at once (C unchanged)
+            (4, 4, 24, 8, True, 0, 1, 0, True, 1.0, 5)]):
+        rnd = random.Random(4000 + seed)
+        # block rows of 0..3 distinct sorted block columns (one empty row)
+        rows = [sorted(rnd.sample(range(kb), min(kb, rnd.choice([1, 2, 3]))))
+                if r != 1 else [] for r in range(mb)]
+        ptr = [base]
+        for rr in rows:
+            ptr.append(ptr[-1] + len(rr))
+        nnzb = ptr[-1] - base
+        name = f'bsrmm_large_ext_{tag}_{v}'
+        os.makedirs(f'{OUT}/bsrmm', exist_ok=True)
+        files = {}
+        for key, fmt, vals in (('ptr', 'q' if I.size == 8 else 'i', ptr),
+                               ('col', 'q' if J.size == 8 else 'i',
+                                [c + base for rr in rows for c in rr])):
+            with open(f'{OUT}/bsrmm/{name}.{key}.bin', 'wb') as fh:
+                fh.write(csr_pack(fmt, vals))
+            files[key] = {'buffer': f'{name}.{key}.bin', 'readonly': True}
+        M, K = mb * bd, kb * bd
+        ldb = (K + 3) if nn else (n + 2)
+        bsize = ldb * n if nn else ldb * K
+        ldc = (M + 1) if order == 1 else (n + 3)
+        csize = ldc * n if order == 1 else ldc * M
+        alpha = 0.0 if v == 4 else 1.5
+        def scal(x, s):
+            # beta 0 and 1 exactly (imaginary part 0): the kernel tests them
+            return (alpha_host(T, x, 0.0 if x in (0.0, 1.0) else -0.5) if host
+                    else buf(1, T, T.fill, s))
+        args = [{'u8': int(nn)}, {'u32': dirn}, ival(J.size, mb), ival(J.size, n),
+                {'i64': 0}, {'i64': 0}, scal(alpha, 301), files['ptr'], files['col'],
+                buf(nnzb * bd * bd, A, A.fill, 310 + v), ival(J.size, bd),
+                buf(bsize, B, B.fill, 320 + v), {'i64': ldb}, {'i64': 0},
+                scal(beta, 302), buf(csize, C, C.fill, 330 + v), {'i64': ldc}, {'i64': 0},
+                {'u32': order}, {'u32': base}, {'u8': int(host)}]
+        gy = (n - 1) // 16 + 1
+        about = (f'BSR x dense, 8 x 8 configuration: mb={mb} kb={kb} block_dim={bd} '
+                 f'(direction {"column" if dirn else "row"}), {nnzb} blocks (block rows of '
+                 f'0-3), n={n}, B {"column" if nn else "row"}-major ldb={ldb}, '
+                 f'{"column" if order else "row"}-major C ldc={ldc}, alpha {alpha}, beta {beta}, '
+                 f'index base {base}, scalars {"by value" if host else "by device pointer"}; '
+                 f'grid (mb, ceil(n / 16)) = ({mb}, {gy}), block (8, 8); *.bin: row pointer and block columns')
+        write('bsrmm', name, match, about, [mb, gy], [8, 8], args)
+
+for tg, ta, tys in (('f32', 'float, float, float, float', (F32, F32, F32, F32)),
+                    ('c32', 'rocsparse_complex_num<float>, rocsparse_complex_num<float>, '
+                     'rocsparse_complex_num<float>, rocsparse_complex_num<float>',
+                     (CF32, CF32, CF32, CF32)),
+                    ('f16', '_Float16, _Float16, float, float', (F16, F16, F32, F32)),
+                    ('i8', 'signed char, signed char, int, int', (I8V, I8V, I32V, I32V))):
+    bsrmm_large_ext(tg, f'8u, 8u, 2u, int, int, {ta}', I32, I32, *tys)
+
+# ---- bsrxmvn_general_kernel<64, 8, T, I, J, A, X, Y>: y = alpha A x + beta y
+#      on the block rows of a mask (bsrxmv; without a mask all mb rows, as
+#      bsrmv calls it), A in BSRX (a begin and an end pointer per block row;
+#      a null end pointer: row_ptr[row + 1]). bsrxmvn_general launches it
+#      for block_dim <= 8 with one 64-thread block per masked row: 8 lanes a
+#      row of the BSR block (wid = block row bi, lid = column bj).
+def bsrxmvn_general(tag, targs, T, I, J, A, X, Y):
+    import random
+    match = dm('rocsparse::bsrxmvn_general_kernel', targs)
+    for v, (mb, nb, bd, dirn, masked, ends, base, host, beta, seed) in enumerate([
+            (9, 7, 5, 0, True, True, 0, True, 0.5, 1),
+            (6, 5, 7, 1, False, False, 1, False, 0.0, 2),
+            (12, 9, 6, 1, True, True, 1, True, 0.0, 3),
+            (5, 4, 8, 0, False, True, 0, True, -1.0, 4)]):
+        rnd = random.Random(5000 + seed)
+        rows = [sorted(rnd.sample(range(nb), rnd.choice([0, 1, 2, 3]))) for _ in range(mb)]
+        ptr = [base]
+        for rr in rows:
+            ptr.append(ptr[-1] + len(rr))
+        # BSRX: a row's end before the next row's begin (its last block left
+        # out) in some rows
+        end = [ptr[r + 1] - (1 if ends and rows[r] and r % 3 == 0 else 0) for r in range(mb)]
+        mask = sorted(rnd.sample(range(mb), mb // 2 + 1)) if masked else None
+        nnzb = ptr[-1] - base
+        name = f'bsrxmvn_general_{tag}_{v}'
+        os.makedirs(f'{OUT}/bsrxmv', exist_ok=True)
+        files = {}
+        ifmt, jfmt = ('q' if I.size == 8 else 'i'), ('q' if J.size == 8 else 'i')
+        for key, fmt, vals in (('ptr', ifmt, ptr), ('end', ifmt, end),
+                               ('col', jfmt, [c + base for rr in rows for c in rr] or [0]),
+                               ('mask', jfmt, [r + base for r in mask] if mask else [0])):
+            with open(f'{OUT}/bsrxmv/{name}.{key}.bin', 'wb') as fh:
+                fh.write(csr_pack(fmt, vals))
+            files[key] = {'buffer': f'{name}.{key}.bin', 'readonly': True}
+        def scal(x, s):
+            return (alpha_host(T, x, 0.0 if x in (0.0, 1.0) else -0.5) if host
+                    else buf(1, T, T.fill, s))
+        size = len(mask) if masked else mb
+        args = [{'u32': dirn}, scal(1.5, 401), ival(J.size, len(mask) if masked else 0),
+                files['mask'] if masked else {'u64': 0}, files['ptr'],
+                files['end'] if ends else {'u64': 0}, files['col'],
+                buf(max(1, nnzb) * bd * bd, A, A.fill, 410 + v), ival(J.size, bd),
+                buf(nb * bd, X, X.fill, 420 + v), scal(beta, 402),
+                buf(mb * bd, Y, Y.fill, 430 + v), {'u32': base}, {'u8': int(host)}]
+        about = (f'BSRX x vector, general kernel (8 x 8 threads a block row): mb={mb} nb={nb} '
+                 f'block_dim={bd} (direction {"column" if dirn else "row"}), {nnzb} blocks '
+                 f'(block rows of 0-3), {"end pointers that leave out a row" + chr(39) + "s last block every third row" if ends else "no end pointer"}, '
+                 f'{f"a mask of {size} sorted rows" if masked else "no mask (all rows)"}, '
+                 f'alpha 1.5, beta {beta}, index base {base}, scalars '
+                 f'{"by value" if host else "by device pointer"}; grid = {size} blocks of 64; '
+                 f'*.bin: pointers, block columns, mask')
+        write('bsrxmv', name, match, about, [size], [64], args)
+
+bsrxmvn_general('f32', '64u, 8u, float, int, int, float, float, float', F32, I32, I32, F32, F32, F32)
+bsrxmvn_general('f64_i64', '64u, 8u, double, long, long, double, double, double',
+                F64, I64, I64, F64, F64, F64)
+bsrxmvn_general('f64_f32a', '64u, 8u, double, int, int, float, double, double',
+                F64, I32, I32, F32, F64, F64)
+bsrxmvn_general('f16', '64u, 8u, float, int, int, _Float16, _Float16, float',
+                F32, I32, I32, F16, F16, F32)
+
+# ---- sddmm_csx_kernel_wavefront_per_rowcol<256, 32, NT, column, T, I, J, A, B, C>:
+#      C's pattern (CSC here: DIRECTION column) gets alpha op(A) op(B) + beta C
+#      at its entries: one 32-lane group a column, 32 / NT entries at a time,
+#      NT lanes a dot product over K. Grid ceil(N / 8) blocks of 256.
+#      op(A) is M x K, op(B) K x N; order 1 column-major, 0 row-major;
+#      operation 111 none, 112 transpose.
+#      sddmm_csx_sample_kernel<512, 16, column, T, I, J, C>: csx_val[at] =
+#      dense[col * lda + row] for C's entries (16 lanes a column), grid
+#      ceil(N / 32) blocks of 512.
+def sddmm_csc(tag, targs, NT, T, I, J, A, B, C):
+    import random
+    match = dm('rocsparse::sddmm_csx_kernel_wavefront_per_rowcol', targs)
+    for v, (M, N, K, oA, tA, oB, tB, base, host, beta, seed) in enumerate([
+            (40, 21, 9, 1, 111, 1, 111, 0, True, 0.5, 1),
+            (33, 10, 20, 0, 112, 0, 111, 1, False, 0.0, 2),
+            (25, 17, 5, 0, 111, 1, 112, 0, True, 1.0, 3),
+            (70, 9, 13, 1, 112, 0, 112, 1, True, -1.0, 4)]):
+        rnd = random.Random(6000 + seed)
+        # columns of 0..40 sorted rows (more than a group's 32 / NT entries)
+        cols = [sorted(rnd.sample(range(M), min(M, rnd.choice([0, 1, 3, 7, 20, 40]))))
+                for _ in range(N)]
+        ptr = [base]
+        for cc in cols:
+            ptr.append(ptr[-1] + len(cc))
+        nnz = ptr[-1] - base
+        name = f'sddmm_csc_{tag}_{v}'
+        os.makedirs(f'{OUT}/sddmm', exist_ok=True)
+        files = {}
+        for key, fmt, vals in (('ptr', 'q' if I.size == 8 else 'i', ptr),
+                               ('ind', 'q' if J.size == 8 else 'i',
+                                [r + base for cc in cols for r in cc] or [0])):
+            with open(f'{OUT}/sddmm/{name}.{key}.bin', 'wb') as fh:
+                fh.write(csr_pack(fmt, vals))
+            files[key] = {'buffer': f'{name}.{key}.bin', 'readonly': True}
+        a_m_inner = (oA == 1) == (tA == 111)
+        lda = (M + 2) if a_m_inner else (K + 1)
+        asize = lda * (K if a_m_inner else M)
+        b_k_inner = (oB == 1) == (tB == 111)
+        ldb = (K + 3) if b_k_inner else (N + 1)
+        bsize = ldb * (N if b_k_inner else K)
+        def scal(x, s):
+            return (alpha_host(T, x, 0.0 if x in (0.0, 1.0) else -0.5) if host
+                    else buf(1, T, T.fill, s))
+        args = [{'u32': tA}, {'u32': tB}, {'u32': oA}, {'u32': oB},
+                ival(J.size, M), ival(J.size, N), ival(J.size, K), ival(I.size, nnz),
+                scal(1.5, 501), buf(asize, A, A.fill, 510 + v), {'i64': lda},
+                buf(bsize, B, B.fill, 520 + v), {'i64': ldb}, scal(beta, 502),
+                buf(max(1, nnz), C, C.fill, 530 + v), files['ptr'], files['ind'],
+                {'u32': base}, {'u8': int(host)}]
+        gx = (N - 1) // 8 + 1
+        about = (f'sampled dense x dense (SDDMM) into a CSC pattern, {NT} lanes a dot product: '
+                 f'M={M} N={N} K={K}, nnz={nnz} (columns of 0-40 sorted rows), A order {oA} op {tA} '
+                 f'lda={lda}, B order {oB} op {tB} ldb={ldb}, alpha 1.5, beta {beta}, '
+                 f'index base {base}, scalars {"by value" if host else "by device pointer"}; '
+                 f'grid ceil(N / 8) = {gx} blocks of 256; *.bin: column pointer and row indices')
+        write('sddmm', name, match, about, [gx], [256], args)
+
+sddmm_csc('f16_i64', '256u, 32u, 2u, (rocsparse_direction_)1, _Float16, long, long, _Float16, _Float16, _Float16',
+          2, F16, I64, I64, F16, F16, F16)
+sddmm_csc('f32_f16', '256u, 32u, 4u, (rocsparse_direction_)1, float, int, int, _Float16, _Float16, _Float16',
+          4, F32, I32, I32, F16, F16, F16)
+
+def sddmm_sample(tag, targs, I, J, C):
+    import random
+    match = dm('rocsparse::sddmm_csx_sample_kernel', targs)
+    for v, (M, N, base, seed) in enumerate([(40, 45, 0, 1), (70, 9, 1, 2)]):
+        rnd = random.Random(6100 + seed)
+        cols = [sorted(rnd.sample(range(M), min(M, rnd.choice([0, 1, 3, 17, 40]))))
+                for _ in range(N)]
+        ptr = [base]
+        for cc in cols:
+            ptr.append(ptr[-1] + len(cc))
+        nnz = ptr[-1] - base
+        name = f'sddmm_sample_{tag}_{v}'
+        files = {}
+        for key, fmt, vals in (('ptr', 'q' if I.size == 8 else 'i', ptr),
+                               ('ind', 'q' if J.size == 8 else 'i',
+                                [r + base for cc in cols for r in cc] or [0])):
+            with open(f'{OUT}/sddmm/{name}.{key}.bin', 'wb') as fh:
+                fh.write(csr_pack(fmt, vals))
+            files[key] = {'buffer': f'{name}.{key}.bin', 'readonly': True}
+        lda = M + 3
+        args = [ival(J.size, M), ival(J.size, N), ival(I.size, nnz),
+                buf(lda * N, C, C.fill, 540 + v), ival(J.size, lda),
+                buf(max(1, nnz), C, C.fill, 550 + v), files['ptr'], files['ind'], {'u32': base}]
+        gx = (N - 1) // 32 + 1
+        about = (f'SDDMM sampling: CSC pattern values from a column-major dense M={M} x N={N} '
+                 f'(lda={lda}), nnz={nnz} (columns of 0-40 sorted rows), index base {base}; '
+                 f'16 lanes a column, grid ceil(N / 32) = {gx} blocks of 512')
+        write('sddmm', name, match, about, [gx], [512], args)
+
+sddmm_sample('f16', '512, 16, (rocsparse_direction_)1, _Float16, long, int, _Float16', I64, I32, F16)
+
+# ---- rocblas_trtri_fill<128, T, T*>(handle, uplo, n, num_zero_elem, lda,
+#      sub_stride_A, A, offset_A, stride_A, sub_batch_count, batch_count):
+#      zeroes the strict triangle opposite to uplo (121 upper: the part
+#      below the diagonal, 122 lower: above) of sub_batch_count n x n
+#      matrices sub_stride_A apart, in each batch (blockIdx.z, stride_A).
+#      rocblas_trtri_small launches it with num_zero_elem = n (n - 1) / 2,
+#      sub_stride_A = n * lda, offset_A, stride 0, grid (ceil(num_zero_elem
+#      * sub_batch_count / 128), 1, batch_count) of 128; the handle is not read.
+def trtri_fill(tag, targs, T):
+    match = dm('rocblas_trtri_fill', targs)
+    for v, (uplo, n, lda, off, sub, batch, stride) in enumerate([
+            (121, 5, 8, 0, 1, 1, 0), (122, 17, 20, 3, 2, 1, 0),
+            (121, 40, 41, 0, 3, 2, 40 * 41 * 3 + 5), (122, 23, 23, 7, 1, 2, 23 * 23 + 1)]):
+        nz = n * (n - 1) // 2
+        total = off + (batch - 1) * stride + sub * n * lda
+        gx = (nz * sub + 127) // 128
+        args = [{'u64': 0}, {'u32': uplo}, {'i32': n}, {'i64': nz}, {'i32': lda},
+                {'i64': n * lda}, buf(total, T, T.fill, 600 + v), {'i64': off},
+                {'i64': stride}, {'i32': sub}, {'i32': batch}]
+        about = (f'trtri fill: zero the strict {"lower" if uplo == 121 else "upper"} triangle '
+                 f'(uplo {uplo}) of {sub} matrices n={n} lda={lda} (sub stride n*lda) from '
+                 f'offset {off}, {batch} batch(es) stride {stride}; grid ({gx}, 1, {batch}) of 128')
+        write('trtri', f'trtri_fill_{tag}_{v}', match, about, [gx, 1, batch], [128], args)
+
+trtri_fill('c32', '128, rocblas_complex_num<float>, rocblas_complex_num<float>*', CF32)
+
+# ---- rocblas_iamax_iamin_kernel_part1<1024, FETCH, REDUCE, const T*, index_value_t<R>>
+#      (n, nblocks, x, shiftx, incx, stridex, batch_count, workspace): each
+#      1024-thread block reduces its 1024 elements to (1-based index, |x|
+#      (|re| + |im| for complex)), the first index of the maximum (minimum)
+#      winning ties, into workspace[batch * nblocks + block]. The host
+#      returns early for n <= 0 or incx <= 0 and launches grid (nblocks =
+#      ceil(n / 1024), 1, batch_count). Values in -3..3: many ties.
+def iamax_part1(tag, targs, T, wsize):
+    match = dm('rocblas_iamax_iamin_kernel_part1', targs)
+    for v, (n, incx, shift, batch) in enumerate([(1000, 1, 0, 1), (2100, 2, 3, 2),
+                                                 (70, 3, 1, 1), (3072, 1, 0, 1)]):
+        nb = (n - 1) // 1024 + 1
+        per = shift + (n - 1) * incx + 1
+        stride = per + 2 if batch > 1 else 0
+        args = [{'i32': n}, {'i32': nb},
+                buf(shift + (batch - 1) * stride + (n - 1) * incx + 1, T, T.fill, 700 + v),
+                {'i64': shift}, {'i32': incx}, {'i64': stride}, {'i32': batch},
+                buf(nb * batch, wsize, 'random', 710 + v)]
+        about = (f'i{"amin" if "amin>" in targs or "reduce_amin" in targs else "amax"} part 1: '
+                 f'n={n} incx={incx} shiftx={shift}, {batch} batch(es) stride {stride}, '
+                 f'values in -3..3 (ties); grid ({nb}, 1, {batch}) of 1024, workspace = the '
+                 f'{nb * batch} block results')
+        write('iamax', f'iamax_part1_{tag}_{v}', match, about, [nb, 1, batch], [1024], args)
+
+iamax_part1('amax_f32', '1024, rocblas_fetch_amax_amin<float>, rocblas_reduce_amax, float const*, '
+            'rocblas_index_value_t<float>', F32, 8)
+iamax_part1('amin_f32', '1024, rocblas_fetch_amax_amin<float>, rocblas_reduce_amin, float const*, '
+            'rocblas_index_value_t<float>', F32, 8)
+iamax_part1('amax_c64', '1024, rocblas_fetch_amax_amin<double>, rocblas_reduce_amax, '
+            'rocblas_complex_num<double> const*, rocblas_index_value_t<double>', CF64, 16)
+
+# ---- csrmmnt_nnz_split_remainder_kernel<256, 16, T, I, J, A, B, C>(conj_A,
+#      conj_B, offset, m, n, k, nnz, alpha, row_limits, row_ptr, col_ind,
+#      val, B, ldb, C, ldc, order, base, host): C += alpha A B for columns
+#      [offset, n), B row-major (B[k * ldb + col], ldb >= n): each block takes
+#      256 entries, finds each entry's row by bisection between
+#      row_limits[block] and row_limits[block + 1], 16 lanes a column group,
+#      atomic adds into C. csrmmnt_nnz_split_dispatch launches WF 16 for a
+#      remainder n - main of 9..16 (main a multiple of 64, 128, 192 or 256,
+#      or 0 for n < 64), grid ceil(nnz / 256) blocks of 256, after scaling C
+#      by beta itself. row_limits[b] is the row of entry 256 b
+#      (csrmmnn_nnz_split_compute_row_limits), the last one m.
+def csrmmnt_nnz_rem(tag, targs, T, I, J, A, B, C):
+    BS = 256
+    match = dm('rocsparse::csrmmnt_nnz_split_remainder_kernel', targs)
+    for v, (nnz, R, order, base, host, N, off, K) in enumerate([
+            (1900, 8, 1, 0, True, 12, 0, 40),
+            (1024, 16, 0, 1, False, 77, 64, 33),
+            (1400, 100, 1, 0, True, 140, 128, 120),
+            (700, 3, 0, 0, True, 16, 0, 17)]):
+        nb = (nnz + BS - 1) // BS
+        M = (nnz + R - 1) // R + 3
+        lim_step = BS // R if BS % R == 0 else None
+        nrp = max(M + 1, (BS * nb) // R + 2)
+        ldb = N + 3
+        ldc = (M + 2) if order == 1 else (N + 1)
+        csize = ldc * N if order == 1 else ldc * M
+        if lim_step:
+            limits = buf(nb + 1, J.size, f'arith-i{8*J.size}:0:{lim_step}')
+        else:
+            limits = buf(nb + 1, J.size, 'zero')   # left = 0 is a valid lower bound
+        limits['patch'] = [{'offset': nb * J.size, 'bytes': (M).to_bytes(J.size, 'little').hex()}]
+        args = [{'u8': 1 if v == 1 else 0}, {'u8': 1 if v == 1 else 0}, ival(J.size, off),
+                ival(J.size, M), ival(J.size, N), ival(J.size, K), ival(I.size, nnz),
+                alpha_host(T, 1.5) if host else buf(1, T, T.fill, 14), limits,
+                buf(nrp, I.size, f'arith-i{8*I.size}:{base}:{R}'),
+                buf(nnz, J.size, f'cols-i{8*J.size}:{17+v}:{K}:{R}:{base}'),
+                buf(nnz, A, A.fill, 62 + v), buf(ldb * K, B, B.fill, 72 + v), {'i64': ldb},
+                buf(csize, C, C.fill, 82 + v), {'i64': ldc},
+                {'u32': order}, {'u32': base}, {'u8': 1 if host else 0}]
+        about = (f'CSR SpMM (nnz split, B row-major) remainder columns [{off}, {N}): M={M} '
+                 f'(3 rows more than the entries fill) K={K}, nnz={nnz} in rows of {R}, ldb={ldb}, '
+                 f'row_limits[b] = the row of entry 256 b, last = M (or 0 below: a valid bound); '
+                 f'{"column" if order else "row"}-major C, index base {base}, alpha '
+                 f'{"by value" if host else "by device pointer"}; grid = ceil(nnz / 256) = {nb}')
+        if v == 1:
+            about += '; conj_A and conj_B set (a no-op for real types)'
+        write('csrmm', f'nnzt_split_remainder_{tag}_{v}', match, about, [nb], [BS], args)
+
+for tg, ta, tys in (('f32', 'float, int, int, float, float, float', (F32, I32, I32, F32, F32, F32)),
+                    ('c32', 'rocsparse_complex_num<float>, int, int, rocsparse_complex_num<float>, '
+                     'rocsparse_complex_num<float>, rocsparse_complex_num<float>',
+                     (CF32, I32, I32, CF32, CF32, CF32)),
+                    ('f16', 'float, int, int, _Float16, _Float16, float', (F32, I32, I32, F16, F16, F32)),
+                    ('i8', 'int, int, int, signed char, signed char, int', (I32V, I32, I32, I8V, I8V, I32V))):
+    csrmmnt_nnz_rem(tg, f'256u, 16u, {ta}', *tys)
