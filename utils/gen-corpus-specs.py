@@ -53,6 +53,13 @@ def valhex(T, re_, im=0.0):
     h = (lambda x: struct.pack('<d', x).hex()) if T.fill == 'int-f64' else f32hex
     return (h(re_) + (h(im) if T.comps == 2 else ''))[:2 * T.size]
 
+def special_patch(T, value, offsets):
+    # "patch" entries writing a special value (-0.0, inf) into elements of a
+    # buffer of type T (every component of a complex element)
+    one = {'_Float16': '<e'}.get(T.name, '<d' if T.fill == 'int-f64' else '<f')
+    h = struct.pack(one, value).hex() * T.comps
+    return [{'offset': k * T.size, 'bytes': h} for k in offsets]
+
 def alpha_host(T, re_, im=-0.5):
     # const_host_device_scalar<T>: the value in host mode, at least 8 bytes
     # (the device pointer); 16 for complex<double>
@@ -1315,7 +1322,9 @@ def bsrmm_large_ext(tag, targs, I, J, A, B, C, T):
             (7, 3, 16, 7, True, 1, 0, 0, True, 1.0, 3),
             (3, 5, 9, 6, False, 0, 1, 1, True, -1.0, 4),
             # alpha 0 and beta 1: the kernel returns at once (C unchanged)
-            (4, 4, 24, 8, True, 0, 1, 0, True, 1.0, 5)]):
+            (4, 4, 24, 8, True, 0, 1, 0, True, 1.0, 5),
+            # beta 0 by value: C is written, never read (it holds infs)
+            (6, 3, 17, 5, False, 1, 1, 0, True, 0.0, 6)]):
         rnd = random.Random(4000 + seed)
         # block rows of 0..3 distinct sorted block columns (one empty row)
         rows = [sorted(rnd.sample(range(kb), min(kb, rnd.choice([1, 2, 3]))))
@@ -1349,6 +1358,13 @@ def bsrmm_large_ext(tag, targs, I, J, A, B, C, T):
                 buf(bsize, B, B.fill, 320 + v), {'i64': ldb}, {'i64': 0},
                 scal(beta, 302), buf(csize, C, C.fill, 330 + v), {'i64': ldc}, {'i64': 0},
                 {'u32': order}, {'u32': base}, {'u8': int(host)}]
+        if beta == 0.0 and host and C.fill != 'random':
+            args[15]['patch'] = special_patch(C, float('inf'), range(0, csize, 5))
+        if alpha == 0.0 and C.fill != 'random':
+            # C holds -0.0 and B an inf: 1 * C + 0 * sum would turn -0.0
+            # into +0.0 and the inf into NaN, so only the early return keeps C
+            args[15]['patch'] = special_patch(C, -0.0, range(0, csize, 7))
+            args[11]['patch'] = special_patch(B, float('inf'), [3])
         gy = (n - 1) // 16 + 1
         about = (f'BSR x dense, 8 x 8 configuration: mb={mb} kb={kb} block_dim={bd} '
                  f'(direction {"column" if dirn else "row"}), {nnzb} blocks (block rows of '
@@ -1379,7 +1395,10 @@ def bsrxmvn_general(tag, targs, T, I, J, A, X, Y):
             (9, 7, 5, 0, True, True, 0, True, 0.5, 1),
             (6, 5, 7, 1, False, False, 1, False, 0.0, 2),
             (12, 9, 6, 1, True, True, 1, True, 0.0, 3),
-            (5, 4, 8, 0, False, True, 0, True, -1.0, 4)]):
+            (5, 4, 8, 0, False, True, 0, True, -1.0, 4),
+            # alpha 0 and beta 1: the kernel does nothing (y holds -0.0 and x
+            # an inf, which 1 * y + 0 * sum would change)
+            (7, 6, 6, 0, True, True, 0, True, 1.0, 5)]):
         rnd = random.Random(5000 + seed)
         rows = [sorted(rnd.sample(range(nb), rnd.choice([0, 1, 2, 3]))) for _ in range(mb)]
         ptr = [base]
@@ -1404,17 +1423,24 @@ def bsrxmvn_general(tag, targs, T, I, J, A, X, Y):
             return (alpha_host(T, x, 0.0 if x in (0.0, 1.0) else -0.5) if host
                     else buf(1, T, T.fill, s))
         size = len(mask) if masked else mb
-        args = [{'u32': dirn}, scal(1.5, 401), ival(J.size, len(mask) if masked else 0),
+        alpha = 0.0 if v == 4 else 1.5
+        args = [{'u32': dirn}, scal(alpha, 401), ival(J.size, len(mask) if masked else 0),
                 files['mask'] if masked else {'u64': 0}, files['ptr'],
                 files['end'] if ends else {'u64': 0}, files['col'],
                 buf(max(1, nnzb) * bd * bd, A, A.fill, 410 + v), ival(J.size, bd),
                 buf(nb * bd, X, X.fill, 420 + v), scal(beta, 402),
                 buf(mb * bd, Y, Y.fill, 430 + v), {'u32': base}, {'u8': int(host)}]
+        if beta == 0.0 and host:
+            # y is written, never read: infs in it change nothing
+            args[11]['patch'] = special_patch(Y, float('inf'), range(0, mb * bd, 4))
+        if alpha == 0.0:
+            args[11]['patch'] = special_patch(Y, -0.0, range(0, mb * bd, 3))
+            args[9]['patch'] = special_patch(X, float('inf'), [2])
         about = (f'BSRX x vector, general kernel (8 x 8 threads a block row): mb={mb} nb={nb} '
                  f'block_dim={bd} (direction {"column" if dirn else "row"}), {nnzb} blocks '
                  f'(block rows of 0-3), {"end pointers that leave out a row" + chr(39) + "s last block every third row" if ends else "no end pointer"}, '
                  f'{f"a mask of {size} sorted rows" if masked else "no mask (all rows)"}, '
-                 f'alpha 1.5, beta {beta}, index base {base}, scalars '
+                 f'alpha {alpha}, beta {beta}, index base {base}, scalars '
                  f'{"by value" if host else "by device pointer"}; grid = {size} blocks of 64; '
                  f'*.bin: pointers, block columns, mask')
         write('bsrxmv', name, match, about, [size], [64], args)
