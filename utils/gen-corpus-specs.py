@@ -176,6 +176,31 @@ coomm_seg_rem('i8_i32', '256u, 4u, 4u, false, int, int, signed char, signed char
               I32V, I32, I8V, I8V, I32V)
 
 # ---- csrmmnn_nnz_split_remainder_kernel<256, WF, I, J, A, B, C, T>
+def nnz_split_row_limits(M, nb, R, nnz_per_block=256):
+    """row_limits as csrmmnn_nnz_split_compute_row_limits writes them for a
+    row pointer of rows of R entries (row_ptr[r] - base = R r): for block b
+    the bisection's left for s0 = 256 b, and m after the last block."""
+    out = []
+    for b in range(nb):
+        s0 = nnz_per_block * b
+        left, right = 0, M
+        mid = (left + right) // 2
+        while R * left < s0 and left < mid and right > mid:
+            if R * mid <= s0:
+                left = mid
+            else:
+                right = mid
+            mid = (left + right) // 2
+        out.append(left)
+    return out + [M]
+
+def limits_file(family, name, J, vals):
+    os.makedirs(f'{OUT}/{family}', exist_ok=True)
+    with open(f'{OUT}/{family}/{name}.limits.bin', 'wb') as fh:
+        fh.write(b''.join(v.to_bytes(J.size, 'little') for v in vals))
+    return {'buffer': f'{name}.limits.bin', 'readonly': True}
+
+
 def csrmm_nnz_rem(tag, targs, I, J, A, B, C, T, WF=2):
     BS = 256
     match = dm('rocsparse::csrmmnn_nnz_split_remainder_kernel', targs)
@@ -187,20 +212,17 @@ def csrmm_nnz_rem(tag, targs, I, J, A, B, C, T, WF=2):
             # a lane stores when the next entry starts another row. Rows of 3
             # with three blocks make entry 512, the last block's lane 0, the
             # end of row 170: lane 0 stores (even row lengths never make it).
-            (700, 3, 0, 0, True, 3, 17, 19, 1)]):
+            (700, 3, 0, 0, True, 3, 17, 19, 1),
+            # rows of 600: blocks 1 and 3 lie inside one row, row_limits[b]
+            # = row_limits[b + 1], so their lanes skip the bisection
+            (1400, 600, 1, 1, True, 5, 700, 701, 4)]):
         nb = (nnz + BS - 1) // BS
         M = (nnz + R - 1) // R + 3
-        # row_limits[b]: the row holding entry 256 b (rows of R entries)
-        lim_step = BS // R if BS % R == 0 else None
         nrp = max(M + 1, (BS * nb) // R + 2)
         ldc = (M + 2) if order == 1 else (N + 1)
         csize = ldc * N if order == 1 else ldc * M
-        if lim_step:
-            limits = buf(nb + 1, J.size, f'arith-i{8*J.size}:0:{lim_step}')
-        else:
-            limits = buf(nb + 1, J.size, 'zero')   # left = 0 is a valid lower bound
-        lim_patch = (M).to_bytes(J.size, 'little').hex()
-        limits['patch'] = [{'offset': nb * J.size, 'bytes': lim_patch}]
+        limits = limits_file('csrmm', f'nnz_split_remainder_{tag}_{v}', J,
+                             nnz_split_row_limits(M, nb, R))
         args = [{'u8': 1 if v == 1 else 0}, {'u8': 1 if v == 1 else 0}, ival(J.size, off),
                 ival(J.size, M), ival(J.size, N), ival(J.size, K), ival(I.size, nnz),
                 alpha_host(T, 1.5) if host else buf(1, T, T.fill, 12),
@@ -214,8 +236,8 @@ def csrmm_nnz_rem(tag, targs, I, J, A, B, C, T, WF=2):
                 {'u32': order}, {'u32': base}, {'u8': 1 if host else 0}]
         about = (f'CSR SpMM (nnz split) remainder columns [{off}, {N}): M={M} '
                  f'(3 rows more than the entries fill; row_ptr is only read below nnz) N={N} K={K}, nnz={nnz} in rows of {R}, '
-                 f'row_limits[b] = the row of entry 256 b (csrmmnn_nnz_split_'
-                 f'compute_row_limits), last = M; {"column" if order else "row"}-major C, '
+                 f'row_limits as csrmmnn_nnz_split_compute_row_limits computes them '
+                 f'(its bisection for entry 256 b; last = M; a .bin file); {"column" if order else "row"}-major C, '
                  f'index base {base}, alpha/beta {"by value" if host else "by device pointer"}; '
                  f'grid = ceil(nnz / 256) = {nb}')
         if v == 1:
@@ -1621,19 +1643,17 @@ def csrmmnt_nnz_rem(tag, targs, T, I, J, A, B, C):
             (1900, 8, 1, 0, True, 12, 0, 40),
             (1024, 16, 0, 1, False, 77, 64, 33),
             (1400, 100, 1, 0, True, 140, 128, 120),
-            (700, 3, 0, 0, True, 16, 0, 17)]):
+            (700, 3, 0, 0, True, 16, 0, 17),
+            # rows of 600: blocks inside one row skip the bisection
+            (1400, 600, 1, 1, True, 74, 64, 700)]):
         nb = (nnz + BS - 1) // BS
         M = (nnz + R - 1) // R + 3
-        lim_step = BS // R if BS % R == 0 else None
         nrp = max(M + 1, (BS * nb) // R + 2)
         ldb = N + 3
         ldc = (M + 2) if order == 1 else (N + 1)
         csize = ldc * N if order == 1 else ldc * M
-        if lim_step:
-            limits = buf(nb + 1, J.size, f'arith-i{8*J.size}:0:{lim_step}')
-        else:
-            limits = buf(nb + 1, J.size, 'zero')   # left = 0 is a valid lower bound
-        limits['patch'] = [{'offset': nb * J.size, 'bytes': (M).to_bytes(J.size, 'little').hex()}]
+        limits = limits_file('csrmm', f'nnzt_split_remainder_{tag}_{v}', J,
+                             nnz_split_row_limits(M, nb, R))
         args = [{'u8': 1 if v == 1 else 0}, {'u8': 1 if v == 1 else 0}, ival(J.size, off),
                 ival(J.size, M), ival(J.size, N), ival(J.size, K), ival(I.size, nnz),
                 alpha_host(T, 1.5) if host else buf(1, T, T.fill, 14), limits,
@@ -1644,7 +1664,7 @@ def csrmmnt_nnz_rem(tag, targs, T, I, J, A, B, C):
                 {'u32': order}, {'u32': base}, {'u8': 1 if host else 0}]
         about = (f'CSR SpMM (nnz split, B row-major) remainder columns [{off}, {N}): M={M} '
                  f'(3 rows more than the entries fill) K={K}, nnz={nnz} in rows of {R}, ldb={ldb}, '
-                 f'row_limits[b] = the row of entry 256 b, last = M (or 0 below: a valid bound); '
+                 f'row_limits as csrmmnn_nnz_split_compute_row_limits computes them (.bin); '
                  f'{"column" if order else "row"}-major C, index base {base}, alpha '
                  f'{"by value" if host else "by device pointer"}; grid = ceil(nnz / 256) = {nb}')
         if v == 1:
