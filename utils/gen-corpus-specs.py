@@ -447,7 +447,16 @@ def coomm_seg_atomic(tag, targs, T, I, A, B, C, WF=64, LOOPS=16, COLS=1, NT=True
             # row-major C with rows of 32: rows end on the 64-entry chunk
             # edges, so lane 0 of the next chunk adds the carried sum of the
             # row before (the row-major carry atomic)
-            (2048, 32, 70, 40, 1, 8, 0, 1, False, 113, 1)]):
+            (2048, 32, 70, 40, 1, 8, 0, 1, False, 113, 1),
+            # nnz = one block and two chunks (a multiple of WF, not of
+            # LOOPS*WF): the last block's chunks from the third on hold no
+            # entry, and lane 0 of the first of them adds the sum carried
+            # from the chunk before; rows of 25 end on lane 24 of the first
+            # chunk, whose sum takes lane 8's j = 8 step at j = 16
+            (None, 25, None, 30, 1, 8, 1, 0, True, 111, 1)]):
+        if nnz is None:
+            nnz = LOOPS * WF + 2 * WF
+            M = nnz // R + 2
         # COLS=1: the host's remainder launch for n % 8 == 1 (n >= 8), n = 5
         # or n = 1: one column, nstart = n - 1 (a multiple of 8, or 4, or 0),
         # one workgroup along y.
