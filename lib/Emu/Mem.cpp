@@ -550,59 +550,78 @@ bool globalFastPath(Wave &W, const Inst &I, unsigned Seg, const Opnd *SAddr,
   return wholeWaveCopy(W, Addr, Exec, N, Kind == Store, Reg);
 }
 
-// Two active lanes of one global/flat store that write different bytes to
-// the same address: the ISA orders no lane of a store before another, so
-// the memory is left undefined (in HIP a data race between work-items).
-// Storing lanes in ascending order would hide a candidate that lets a lane
-// with a partial result overwrite the lane with the whole one; such a store
-// fails as a race. Lanes storing the same bytes leave one result and pass.
-// Returns false after failing the wave.
-bool storeLanesAgree(Wave &W, const Inst &I, const uint64_t *Addr,
-                     uint64_t Exec, unsigned N, const Opnd &Data) {
-  // Strictly increasing, non-overlapping lanes (coalesced and strided
-  // stores): nothing to compare.
+// The bytes one lane of a store writes: the first Len bytes of its data at
+// Addr (Part 1: ds_write2's DATA2).
+struct StoreSpan {
+  uint64_t Addr;
+  uint8_t Lane, Len, Part;
+  bool operator<(const StoreSpan &O) const {
+    return Addr != O.Addr ? Addr < O.Addr : Lane < O.Lane;
+  }
+};
+
+// Two active lanes of one store that write different bytes to the same
+// address: the ISA orders no lane of a store before another, so the memory
+// is left undefined (in HIP a data race between work-items). Storing lanes
+// in ascending order would hide a candidate that lets a lane with a partial
+// result overwrite the lane with the whole one; such a store fails as a
+// race. Lanes storing the same bytes leave one result and pass. The spans
+// of one lane are not compared: a lane's accesses are in the order of the
+// ISA's pseudo-code (ds_write2: DATA then DATA2). Bytes(Span, Out) fills
+// Out with the span's Len bytes. Returns false after failing the wave.
+template <typename BytesFn>
+bool storeSpansAgree(Wave &W, const Inst &I, StoreSpan *S, unsigned NS,
+                     bool Lds, BytesFn Bytes) {
+  // Strictly increasing, non-overlapping spans in lane order (coalesced and
+  // strided stores, ds_write2 whose second offset lies past every lane's
+  // first): nothing to compare.
   uint64_t Next = 0;
   bool Disjoint = true;
-  for (uint64_t M = Exec; M && Disjoint; M &= M - 1) {
-    uint64_t A = Addr[__builtin_ctzll(M)];
-    Disjoint = A >= Next && A + N > A;
-    Next = A + N;
+  for (unsigned K = 0; K < NS && Disjoint; ++K) {
+    Disjoint = S[K].Addr >= Next && S[K].Addr + S[K].Len > S[K].Addr;
+    Next = S[K].Addr + S[K].Len;
   }
   if (Disjoint)
     return true;
-  std::pair<uint64_t, unsigned> Lanes[64];
-  unsigned NL = 0;
-  forEachLane(Exec, [&](unsigned L) { Lanes[NL++] = {Addr[L], L}; });
-  std::sort(Lanes, Lanes + NL);
-  auto Bytes = [&](unsigned L, uint8_t *Buf) {
-    bool Hi = auxD16(I.Aux) == 2; // d16_hi: the register's high half
-    gatherData(W, Data, L, Hi ? 4 : N, Buf);
-    if (Hi)
-      std::memmove(Buf, Buf + 2, 2);
+  std::sort(S, S + NS);
+  uint8_t Buf[128][16];
+  bool Have[128] = {};
+  auto Get = [&](unsigned K) {
+    if (!Have[K])
+      Bytes(S[K], Buf[K]);
+    Have[K] = true;
+    return Buf[K];
   };
-  for (unsigned K = 0; K < NL; ++K) {
-    uint8_t BK[16];
-    bool HaveK = false;
-    for (unsigned J = K + 1; J < NL && Lanes[J].first < Lanes[K].first + N;
-         ++J) {
-      uint8_t BJ[16];
-      if (!HaveK)
-        Bytes(Lanes[K].second, BK);
-      HaveK = true;
-      Bytes(Lanes[J].second, BJ);
-      uint64_t Lo = Lanes[J].first, Hi = Lanes[K].first + N;
-      for (uint64_t A = Lo; A < Hi && A < Lo + N; ++A)
-        if (BK[A - Lanes[K].first] != BJ[A - Lo]) {
+  for (unsigned K = 0; K < NS; ++K) {
+    uint64_t End = S[K].Addr + S[K].Len;
+    for (unsigned J = K + 1; J < NS && S[J].Addr < End; ++J) {
+      if (S[J].Lane == S[K].Lane)
+        continue;
+      const uint8_t *BK = Get(K), *BJ = Get(J);
+      for (uint64_t A = S[J].Addr; A < End && A < S[J].Addr + S[J].Len; ++A)
+        if (BK[A - S[K].Addr] != BJ[A - S[J].Addr]) {
+          unsigned L0 = std::min(S[K].Lane, S[J].Lane),
+                   L1 = std::max(S[K].Lane, S[J].Lane);
           W.fail(ErrorKind::Race, I,
                  formatv("lanes {0} and {1} of one store write different "
-                         "bytes to {2:x}: no order between a store's lanes",
-                         Lanes[K].second, Lanes[J].second, A)
+                         "bytes to {2}{3:x}: no order between a store's "
+                         "lanes",
+                         L0, L1, Lds ? "LDS offset " : "", A)
                      .str());
           return false;
         }
     }
   }
   return true;
+}
+
+// A lane's store data (N bytes; d16_hi: the register's high half).
+void storeBytes(Wave &W, const Inst &I, const Opnd &Data, unsigned L,
+                unsigned N, uint8_t *Out) {
+  bool Hi = auxD16(I.Aux) == 2;
+  gatherData(W, Data, L, Hi ? 4 : N, Out);
+  if (Hi)
+    std::memmove(Out, Out + 2, 2);
 }
 
 void hFlat(Wave &W, const Inst &I) {
@@ -642,18 +661,22 @@ void hFlat(Wave &W, const Inst &I) {
   const uint32_t *V0 = VAddr ? vregOf(W, *VAddr) : nullptr;
   const uint32_t *V1 = V0 ? V0 + 64 : nullptr;
   if (Kind == Store && Seg != 1 && Exec & (Exec - 1)) {
-    uint64_t Addr[64];
-    uint64_t Shared = 0; // lanes not in the lane-private aperture
+    // Lanes in the lane-private aperture are exempt: each has its own.
+    StoreSpan S[64];
+    unsigned NS = 0;
     forEachLane(Exec, [&](unsigned L) {
-      Addr[L] = !V0                 ? SBase
-                : Seg == 2 && SAddr ? SBase + V0[L]
-                                    : (uint64_t(V1[L]) << 32 | V0[L]);
-      Addr[L] += I.Off;
-      if (Seg == 2 || uint32_t(Addr[L] >> 32) !=
-                          uint32_t(Emulator::PrivateApertureBase >> 32))
-        Shared |= 1ull << L;
+      uint64_t A = !V0                 ? SBase
+                   : Seg == 2 && SAddr ? SBase + V0[L]
+                                       : (uint64_t(V1[L]) << 32 | V0[L]);
+      A += I.Off;
+      if (Seg == 2 ||
+          uint32_t(A >> 32) != uint32_t(Emulator::PrivateApertureBase >> 32))
+        S[NS++] = {A, uint8_t(L), uint8_t(N), 0};
     });
-    if (!storeLanesAgree(W, I, Addr, Shared, N, *Data))
+    if (!storeSpansAgree(W, I, S, NS, false,
+                         [&](const StoreSpan &P, uint8_t *Out) {
+                           storeBytes(W, I, *Data, P.Lane, N, Out);
+                         }))
       return;
   }
   if (Seg != 1 && !ToLds && globalFastPath(W, I, Seg, SAddr, SBase, V0, V1,
@@ -753,6 +776,31 @@ void hBuf(Wave &W, const Inst &I) {
     return {0, 0};
   };
   uint64_t Exec = W.exec();
+  // Lanes of one store writing one address (scratch is lane-private; ADD_TID
+  // resources are not modelled). Only in-range bytes are written, and they
+  // are a prefix of the lane's data: both range bounds only grow with the
+  // dword index.
+  if (Kind == Store && !Scratch && !AddTid && Exec & (Exec - 1)) {
+    StoreSpan S[64];
+    unsigned NS = 0, Unit = N >= 4 ? 4 : N;
+    forEachLane(Exec, [&](unsigned L) {
+      auto [VIdx, VOff] = laneIndexAndOffset(L);
+      uint64_t Off = uint64_t(VOff) + I.Off;
+      unsigned Len = 0;
+      while (Len < N &&
+             (Stride == 0 ? Off + Len + Unit <= NumRec
+                          : VIdx < NumRec && Off + Len + Unit <= Stride))
+        Len += Unit;
+      if (Len)
+        S[NS++] = {Base + SOffset + uint64_t(VIdx) * Stride + Off, uint8_t(L),
+                   uint8_t(Len), 0};
+    });
+    if (!storeSpansAgree(W, I, S, NS, false,
+                         [&](const StoreSpan &P, uint8_t *Out) {
+                           storeBytes(W, I, *Data, P.Lane, N, Out);
+                         }))
+      return;
+  }
   // Whole-wave path: every active lane's access entirely in range.
   if (!Scratch && !ToLds && !AddTid && (!(Offen || Idxen) || VA)) {
     if (uint32_t *Reg = wholeWaveReg(W, I, Kind, N, Dst, Data)) {
@@ -880,8 +928,37 @@ void hDs(Wave &W, const Inst &I) {
   uint32_t A = I.Aux;
   unsigned N = auxSize(A), Two = auxTwo(A);
   MK Kind = auxKind(A);
+  if (Kind == Store && (!D0 || (Two && !D1)))
+    return W.fail(ErrorKind::Invalid, I, "unexpected DS operands");
   const uint32_t *VA = W.vreg(Addr->Reg);
   uint64_t Exec = W.exec();
+  // Lanes of one ds_write writing different bytes to one LDS byte (atomics
+  // are performed one lane after another and are not checked). DATA's
+  // spans come before DATA2's, so a ds_write2 whose second offset lies past
+  // every lane's first stays on the cheap path. A lane that faults (out of
+  // range, misaligned) is reported by the lane loop below instead.
+  if (Kind == Store && Exec & (Exec - 1)) {
+    StoreSpan S[128];
+    unsigned NS = 0;
+    unsigned Scale = N * (Two == 2 ? 64 : 1);
+    bool Faults = false;
+    for (unsigned P = 0; P < (Two ? 2u : 1u); ++P)
+      forEachLane(Exec, [&](unsigned L) {
+        uint64_t Off = !Two ? uint64_t(VA[L]) + uint32_t(I.Off)
+                            : uint64_t(VA[L]) + (P ? I.C1 : I.C0) * Scale;
+        Faults |= Off + N > W.WG->Lds.size() || Off % (N >= 4 ? 4 : N);
+        S[NS++] = {Off, uint8_t(L), uint8_t(N), uint8_t(P)};
+      });
+    if (!Faults && !storeSpansAgree(W, I, S, NS, true,
+                                    [&](const StoreSpan &P, uint8_t *Out) {
+                                      if (Two)
+                                        gatherData(W, P.Part ? *D1 : *D0,
+                                                   P.Lane, N, Out);
+                                      else
+                                        storeBytes(W, I, *D0, P.Lane, N, Out);
+                                    }))
+      return;
+  }
   for (unsigned L = 0; L < 64; ++L) {
     if (!((Exec >> L) & 1))
       continue;
