@@ -38,10 +38,13 @@ uint8_t PendingOp::countersCoveredBy(const unsigned Counts[NumCounters]) const {
     if (!(Counters & (1u << C)))
       continue;
     if (InOrder & (1u << C)) {
-      // A count at the field's maximum is no wait: the op is not assumed to
-      // have completed because many younger ones were issued (LLVM's
-      // SIInsertWaitcnts waits for max - 1 rather than rely on saturation).
-      if (Counts[C] >= MaxCount[C] || Younger[C] < Counts[C])
+      // A count at the field's maximum is a wait like any other: vmcnt(63)
+      // after 64 loads completes the first (the emulator retires it there,
+      // LLVM's SIInsertWaitcnts applies it so, Tensile relies on it). Taking
+      // it for no wait let a use it covered pass as unwaited in the input,
+      // and amdgcn-waitcnt-relax dropped it. requiredCounts still plans at
+      // most max - 1, as LLVM emits.
+      if (Younger[C] < Counts[C])
         continue;
     } else if (Counts[C] != 0) {
       continue;

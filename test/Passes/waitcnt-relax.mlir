@@ -57,9 +57,10 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
 
   // CHECK-LABEL: amdgcn.kernel @lgkm_counter_saturates
   amdgcn.kernel @lgkm_counter_saturates attributes {descriptor = {}} {
-    // Fifteen younger LDS reads do not complete the first one: lgkmcnt(15)
-    // is the field's "no wait", so the loosest wait is lgkmcnt(14) (as in
-    // LLVM's SIInsertWaitcnts), never none.
+    // The first LDS read has fifteen younger ones: lgkmcnt(15) would
+    // complete it, but LLVM's SIInsertWaitcnts never emits a count at the
+    // field's maximum (its "no wait"), so the planner's loosest wait is
+    // lgkmcnt(14), never none.
     // CHECK: ds_read_b32 "v15, v20"
     // CHECK-NEXT: amdgcn.s_waitcnt lgkmcnt(14)
     // CHECK-NEXT: v_add_u32_e32 "v16, v0, v0"
