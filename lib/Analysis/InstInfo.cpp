@@ -61,6 +61,10 @@ const InstInfo &InstInfoCache::get(Operation *Op) {
   if (!Slot) {
     Slot = std::make_unique<InstInfo>();
     compute(Op, *Slot);
+    StringRef Mn = Slot->Mnemonic;
+    Slot->PartialVectorWrite =
+        Slot->isDPP() || Slot->isSDWA() || Mn.contains("16") ||
+        Mn.starts_with("v_writelane") || Mn.contains("_lds");
     if (Slot->IsCall && HasCallEffects)
       for (unsigned U : CallEffects.set_bits()) {
         RegUnitInfo::addUnit(Slot->Uses, U);

@@ -126,6 +126,7 @@ void Legality::recordHazards(ArrayRef<Operation *> Consumers) {
 }
 
 void Legality::rebuildBaseline() {
+  LiveSummaries.clear();
   BaseOrder.clear();
   PcrelTargets.clear();
   BaseUnwaited.clear();
@@ -401,6 +402,8 @@ void Legality::Transaction::rollback() {
     }
   }
   Log.clear();
+  for (Block *B : Touched)
+    L.LiveSummaries.invalidate(B);
   Touched.clear();
   Fresh.reset();
   Done = true;
@@ -713,7 +716,11 @@ Verdict Legality::checkLiveValues(Transaction &T) {
   if (!Any)
     return Verdict::ok();
   const RegUnitInfo &RU = Cache->units();
-  Liveness Live(Fn, *Cache, Liveness::Mode::Conservative, &NewOps);
+  // The transaction's blocks differ from their summaries (if any).
+  for (Block *B : T.Touched)
+    LiveSummaries.invalidate(B);
+  Liveness Live(Fn, *Cache, Liveness::Mode::Conservative, &NewOps,
+                &LiveSummaries);
   // Live sets around every op of a block, computed once per block (a
   // transaction may touch thousands of ops of one block).
   llvm::DenseMap<Block *, llvm::DenseMap<Operation *, std::pair<BitVector,
@@ -1007,6 +1014,7 @@ void Legality::updateBaseline(const Transaction &T) {
     }
   SmallVector<Block *> Touched(T.Touched.begin(), T.Touched.end());
   for (Block *B : Touched) {
+    LiveSummaries.invalidate(B);
     auto &L = BaseOrder[B];
     L.clear();
     for (Operation &Op : *B)

@@ -2,6 +2,8 @@
 
 #include "asmevo/Analysis/Liveness.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 #include <deque>
 
 using namespace llvm;
@@ -17,7 +19,8 @@ static bool definesExec(const InstInfo &I, const RegUnitInfo &RU) {
 }
 
 Liveness::Liveness(Operation *Fn, InstInfoCache &Cache, Mode M,
-                   const llvm::DenseSet<Operation *> *IgnoreUses)
+                   const llvm::DenseSet<Operation *> *IgnoreUses,
+                   LivenessSummaries *S)
     : Fn(Fn), Cache(Cache), M(M), IgnoreUses(IgnoreUses) {
   const RegUnitInfo &RU = Cache.units();
   NumUnits = RU.numUnits();
@@ -25,30 +28,76 @@ Liveness::Liveness(Operation *Fn, InstInfoCache &Cache, Mode M,
   Region &R = Fn->getRegion(0);
   if (R.empty())
     return;
+  if (S && S->M != int(M)) {
+    S->clear();
+    S->M = int(M);
+  }
+  // Blocks holding an op whose uses are ignored: their summaries hold only
+  // for this computation.
+  llvm::SmallPtrSet<Block *, 4> Fresh;
+  if (IgnoreUses)
+    for (Operation *Op : *IgnoreUses)
+      if (Block *B = Op->getBlock())
+        Fresh.insert(B);
+  auto kept = [&](Block *B) { return S && !Fresh.contains(B); };
 
   // Forward: where may EXEC differ from its launch value?
   bool IsKernel = isa<amdgcn::KernelOp>(Fn);
-  for (Block &B : R)
+  for (Block &B : R) {
     ExecChangedIn[&B] = false;
+    Operation *First = nullptr;
+    bool Known = false;
+    if (kept(&B)) {
+      auto It = S->Map.find(&B);
+      if (It != S->Map.end()) {
+        First = It->second.FirstExecDef;
+        Known = true;
+      }
+    }
+    if (!Known) {
+      for (Operation &Op : B)
+        if (definesExec(Cache.get(&Op), RU)) {
+          First = &Op;
+          break;
+        }
+      if (kept(&B))
+        S->Map[&B].FirstExecDef = First;
+    }
+    if (First)
+      FirstExecDef[&B] = First;
+  }
   ExecChangedIn[&R.front()] = !IsKernel;
   bool Changed = true;
   while (Changed) {
     Changed = false;
     for (Block &B : R) {
-      bool C = ExecChangedIn[&B];
-      for (Operation &Op : B)
-        if (definesExec(Cache.get(&Op), RU)) {
-          FirstExecDef.try_emplace(&B, &Op);
-          C = true;
-          break;
-        }
-      for (Block *S : B.getSuccessors())
-        if (C && !ExecChangedIn[S]) {
-          ExecChangedIn[S] = true;
+      bool C = ExecChangedIn[&B] || FirstExecDef.count(&B);
+      for (Block *Succ : B.getSuccessors())
+        if (C && !ExecChangedIn[Succ]) {
+          ExecChangedIn[Succ] = true;
           Changed = true;
         }
     }
   }
+
+  // Each block's transfer as Gen | (Live - Kill): the composition of its
+  // ops' transfers, each of that form.
+  llvm::DenseMap<Block *, LivenessSummaries::Entry> Local;
+  for (Block &B : R) {
+    LivenessSummaries::Entry &E = kept(&B) ? S->Map[&B] : Local[&B];
+    bool ExecChanged = ExecChangedIn[&B];
+    if (E.HasTransfer && E.ExecChanged == ExecChanged)
+      continue;
+    E.Gen = BitVector(NumUnits);
+    E.Kill = BitVector(NumUnits);
+    for (Operation &Op : llvm::reverse(B))
+      transferBackward(&Op, E.Gen, &E.Kill);
+    E.HasTransfer = true;
+    E.ExecChanged = ExecChanged;
+  }
+  auto entry = [&](Block *B) -> const LivenessSummaries::Entry & {
+    return kept(B) ? S->Map.find(B)->second : Local.find(B)->second;
+  };
 
   // Backward liveness.
   for (Block &B : R) {
@@ -66,13 +115,14 @@ Liveness::Liveness(Operation *Fn, InstInfoCache &Cache, Mode M,
     Work.pop_front();
     Queued[B] = false;
     BitVector O(NumUnits);
-    for (Block *S : B->getSuccessors())
-      O |= In[S];
+    for (Block *Succ : B->getSuccessors())
+      O |= In[Succ];
     if (!B->empty())
       O |= exitLive(Cache.get(&B->back()));
     Out[B] = O;
-    for (Operation &Op : llvm::reverse(*B))
-      transferBackward(&Op, O);
+    const LivenessSummaries::Entry &E = entry(B);
+    O.reset(E.Kill);
+    O |= E.Gen;
     if (O != In[B]) {
       In[B] = O;
       for (Block *P : B->getPredecessors())
@@ -99,9 +149,7 @@ bool Liveness::killsFor(const InstInfo &I) const {
   if (M == Mode::Dense)
     return true;
   // Vector writes: only full ones while EXEC holds its launch value.
-  StringRef Mn = I.Mnemonic;
-  if (I.isDPP() || I.isSDWA() || Mn.contains("16") ||
-      Mn.starts_with("v_writelane") || Mn.contains("_lds"))
+  if (I.PartialVectorWrite)
     return false;
   Block *B = I.Op->getBlock();
   auto It = ExecChangedIn.find(B);
@@ -114,7 +162,8 @@ bool Liveness::killsFor(const InstInfo &I) const {
   return true;
 }
 
-void Liveness::transferBackward(Operation *Op, BitVector &Live) const {
+void Liveness::transferBackward(Operation *Op, BitVector &Live,
+                                BitVector *Kill) const {
   const InstInfo &I = Cache.get(Op);
   const RegUnitInfo &RU = Cache.units();
   bool Ignore = IgnoreUses && IgnoreUses->contains(Op);
@@ -131,14 +180,19 @@ void Liveness::transferBackward(Operation *Op, BitVector &Live) const {
     if (K == RegKind::VGPR || K == RegKind::AGPR) {
       if (VectorKills < 0)
         VectorKills = killsFor(I) ? 1 : 0;
-      if (VectorKills)
+      if (VectorKills) {
         Live.reset(U);
+        if (Kill)
+          Kill->set(U);
+      }
       continue;
     }
     // Scalar destinations (and lane masks written by VALU) are written
     // whole; partial scalar writes (s_bitset, ...) also read the register,
     // which sets it again below.
     Live.reset(U);
+    if (Kill)
+      Kill->set(U);
   }
   if (Ignore)
     return;

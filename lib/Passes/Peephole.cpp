@@ -21,6 +21,8 @@
 
 #include "asmevo/Passes/Passes.h"
 
+#include <optional>
+
 namespace asmevo {
 #define GEN_PASS_DEF_PEEPHOLE
 #include "asmevo/Passes/Passes.h.inc"
@@ -56,6 +58,15 @@ bool splitOperands(TargetInfo &TI, const InstInfo &I, std::string &Base,
   return true;
 }
 
+/// The mnemonic splitOperands would give, without printing the operands:
+/// InstInfo::Mnemonic is the printed mnemonic (TargetInfo::decode).
+llvm::StringRef baseMnemonic(const InstInfo &I) {
+  llvm::StringRef Mn = I.Mnemonic;
+  if (Mn.ends_with("_e32") || Mn.ends_with("_e64"))
+    Mn = Mn.drop_back(4);
+  return Mn;
+}
+
 bool isVGPRToken(llvm::StringRef T) {
   unsigned N;
   return T.consume_front("v") && !T.getAsInteger(10, N);
@@ -78,8 +89,24 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
     rewrite::editableFunctions(getOperation(), Fns);
     PcrelReferences Refs(getOperation()); // once for all functions
     for (Operation *Fn : Fns) {
-      Legality L(Fn);
-      L.setPcrelReferences(Refs);
+      auto TIOrErr = getTargetInfoFor(Fn);
+      if (!TIOrErr) {
+        Fn->emitError() << "amdgcn-peephole: " << toString(TIOrErr.takeError());
+        return signalPassFailure();
+      }
+      InstInfoCache C(**TIOrErr);
+      // The legality baseline (waits and hazards of the whole function)
+      // is built before the first rewrite is checked: many functions have
+      // no candidate.
+      std::optional<Legality> LegalityOfFn;
+      auto GetLegality = [&]() -> Legality & {
+        if (!LegalityOfFn) {
+          LegalityOfFn.emplace(Fn, C);
+          LegalityOfFn->setPcrelReferences(Refs);
+        }
+        return *LegalityOfFn;
+      };
+      LazyLegality L{C, GetLegality};
       long Fused = 0, Deleted = 0;
       bool Changed = true;
       for (unsigned Round = 0; Changed && Round < 8; ++Round) {
@@ -125,7 +152,14 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
 
   unsigned Refused = 0;
 
-  void note(Legality &L, const std::string &What, const Verdict &V) {
+  /// The function's instruction records, and its Legality on demand.
+  struct LazyLegality {
+    InstInfoCache &C;
+    llvm::function_ref<Legality &()> Get;
+    InstInfoCache &cache() { return C; }
+  };
+
+  void note(const std::string &What, const Verdict &V) {
     if (!V)
       ++Refused;
     if (verbose)
@@ -133,9 +167,14 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
                    << (V ? std::string("") : ": refused: " + V.Reason) << "\n";
   }
 
-  bool trySelfMove(Legality &L, Operation *Op) {
+  bool trySelfMove(LazyLegality &L, Operation *Op) {
     const InstInfo &I = L.cache().get(Op);
     if (I.Kind != OpKind::Inst)
+      return false;
+    // Printing the operands is the costly part: only for moves.
+    llvm::StringRef Mn = baseMnemonic(I);
+    if (Mn != "v_mov_b32" && Mn != "s_mov_b32" && Mn != "s_mov_b64" &&
+        Mn != "v_mov_b64")
       return false;
     std::string Base;
     SmallVector<std::string, 4> Tok;
@@ -147,10 +186,10 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
     if (Tok[0] != Tok[1])
       return false;
     std::string What = "deleted " + L.cache().describe(Op);
-    Legality::Transaction T(L);
+    Legality::Transaction T(L.Get());
     T.eraseRedundant(Op, Op);
     Verdict V = T.commit();
-    note(L, What, V);
+    note(What, V);
     return bool(V);
   }
 
@@ -169,7 +208,7 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
     return false;
   }
 
-  UnitList unitsOfTokens(Legality &L, const InstInfo &I, bool Defs) {
+  UnitList unitsOfTokens(LazyLegality &L, const InstInfo &I, bool Defs) {
     UnitList U;
     for (const InstInfo::RegOperand &R : I.Regs)
       if (R.IsDef == Defs && R.OperandIndex >= 0)
@@ -177,7 +216,7 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
     return U;
   }
 
-  Operation *tryFuse(Legality &L, ArrayRef<Operation *> Ops, size_t I,
+  Operation *tryFuse(LazyLegality &L, ArrayRef<Operation *> Ops, size_t I,
                      llvm::DenseSet<Operation *> &Gone) {
     static const Fusion Table[] = {
         {"v_lshlrev_b32", "v_add_u32", "v_lshl_add_u32", Fusion::ShiftThen},
@@ -190,6 +229,9 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
     Operation *P = Ops[I];
     const InstInfo &PI = C.get(P);
     if (PI.Kind != OpKind::Inst || !PI.isVALU())
+      return nullptr;
+    llvm::StringRef PMn = baseMnemonic(PI);
+    if (llvm::none_of(Table, [&](const Fusion &F) { return PMn == F.First; }))
       return nullptr;
     std::string PBase;
     SmallVector<std::string, 4> PT;
@@ -219,8 +261,13 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
         break;
       std::string QBase;
       SmallVector<std::string, 4> QT;
-      bool Parsed = QI.Kind == OpKind::Inst &&
-                    splitOperands(TI, QI, QBase, QT) && QT.size() == 3;
+      // Only a possible second op is printed.
+      llvm::StringRef QMn = baseMnemonic(QI);
+      bool Parsed =
+          QI.Kind == OpKind::Inst &&
+          llvm::any_of(ArrayRef<const Fusion *>(Cands, NC),
+                       [&](const Fusion *F) { return QMn == F->Second; }) &&
+          splitOperands(TI, QI, QBase, QT) && QT.size() == 3;
       const Fusion *F = nullptr;
       for (unsigned K = 0; K < NC && Parsed; ++K)
         if (QBase == Cands[K]->Second)
@@ -254,11 +301,11 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
         return nullptr; // e.g. the constant bus does not allow it
       std::string What = "fused " + C.describe(P) + " and " + C.describe(Q) +
                          " into " + Text;
-      Legality::Transaction T(L);
+      Legality::Transaction T(L.Get());
       T.erase(P);
       T.replace({Q}, {New});
       Verdict V = T.commit();
-      note(L, What, V);
+      note(What, V);
       if (!V)
         return nullptr;
       Gone.insert(P);
@@ -268,7 +315,7 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
     return nullptr;
   }
 
-  bool tryDuplicate(Legality &L, ArrayRef<Operation *> Ops, size_t I,
+  bool tryDuplicate(LazyLegality &L, ArrayRef<Operation *> Ops, size_t I,
                     llvm::DenseSet<Operation *> &Gone) {
     InstInfoCache &C = L.cache();
     Operation *P = Ops[I];
@@ -293,10 +340,10 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
       if (QI.Kind == OpKind::Inst && getOriginalBytes(Q) == Bytes) {
         std::string What = "deleted " + C.describe(Q) + ", a repeat of " +
                            C.describe(P);
-        Legality::Transaction T(L);
+        Legality::Transaction T(L.Get());
         T.eraseRedundant(Q, P);
         Verdict V = T.commit();
-        note(L, What, V);
+        note(What, V);
         if (V)
           Gone.insert(Q);
         return bool(V);

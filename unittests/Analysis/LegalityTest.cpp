@@ -176,6 +176,51 @@ TEST(Legality, PcrelTargetOfAnotherFunction) {
   EXPECT_TRUE(L.canErase(byId(0x100)));
 }
 
+TEST(Legality, LivenessSummariesAfterRollBack) {
+  // Legality keeps per-block liveness summaries between transactions; a
+  // query's edit is rolled back, and so must be what it learnt of bb1.
+  auto F = parseFunction(R"(
+    amdgcn.inst [0x0] v_mov_b32_e32 "v1, 1"
+    amdgcn.fallthrough ^bb1
+  ^bb1:
+    amdgcn.inst [0x8] v_add_u32_e32 "v3, v1, v0"
+    amdgcn.inst [0xc] v_mov_b32_e32 "v3, 0"
+    amdgcn.inst [0x10] global_store_dword "v[6:7], v3, off"
+    amdgcn.s_endpgm [0x18])");
+  Legality L(F->Fn);
+  EXPECT_TRUE(L.canErase(F->byId(0x8))); // its v3 is overwritten
+  EXPECT_EQ(L.canErase(F->byId(0x0)).Reason,
+            "erasing [0x0] v_mov_b32_e32 v1, 1: erasing [0x0] v_mov_b32_e32 "
+            "v1, 1: its result v1 is still read afterwards");
+  EXPECT_TRUE(L.erase(F->byId(0x8)));
+  EXPECT_TRUE(L.canErase(F->byId(0x0)));
+}
+
+TEST(Legality, LivenessSummariesFollowExec) {
+  // bb1's write of v3 leaves the inactive lanes' v3 live while bb0 may
+  // have changed EXEC; once bb0's EXEC copy is gone it kills v3, though
+  // bb1 did not change.
+  auto F = parseFunction(R"(
+    amdgcn.inst [0x0] v_mov_b32_e32 "v3, 1"
+    amdgcn.inst [0x4] s_mov_b64 "exec, exec"
+    amdgcn.fallthrough ^bb1
+  ^bb1:
+    amdgcn.inst [0x8] v_mov_b32_e32 "v3, 2"
+    amdgcn.inst [0xc] global_store_dword "v[4:5], v3, off"
+    amdgcn.s_endpgm [0x14])");
+  Legality L(F->Fn);
+  EXPECT_EQ(L.canErase(F->byId(0x0)).Reason,
+            "erasing [0x0] v_mov_b32_e32 v3, 1: erasing [0x0] v_mov_b32_e32 "
+            "v3, 1: its result v3 is still read afterwards");
+  {
+    Legality::Transaction T(L);
+    T.eraseRedundant(F->byId(0x4), F->byId(0x4));
+    Verdict V = T.commit();
+    EXPECT_TRUE(V) << V.Reason;
+  }
+  EXPECT_TRUE(L.canErase(F->byId(0x0)));
+}
+
 TEST(Liveness, ConservativeAndDense) {
   auto F = parseFunction(R"(
     amdgcn.inst [0x0] v_mov_b32_e32 "v2, 1"

@@ -84,6 +84,11 @@ struct InstInfo {
   /// Known only from the printed operands: computed on first use by the
   /// hazard rules (-1 = not yet).
   mutable int8_t PartialDst = -1;
+  /// May a vector write of this op leave part of its destination unchanged
+  /// (DPP, SDWA, 16-bit and d16 forms, v_writelane, LDS DMA)? Liveness then
+  /// keeps the old value live. Set once per record by the mnemonic: the
+  /// liveness transfer asked for every op by searching it each time.
+  bool PartialVectorWrite = false;
 
   // Memory.
   uint8_t MemRead = 0, MemWrite = 0; ///< MemSpace bits

@@ -246,6 +246,10 @@ private:
       BaseSyncPending;
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<HazardPair, 1>>
       BaseHazards;
+  /// Liveness summaries of the blocks no transaction has touched since
+  /// they were made (a transaction's blocks are dropped when it commits or
+  /// rolls back).
+  LivenessSummaries LiveSummaries;
 };
 
 } // namespace asmevo
