@@ -1034,6 +1034,10 @@ def csrgemm_fill_wf(tag, targs, I, J, T):
             put('perm', csr_pack(jfmt, group0 + [r for r in range(M) if r not in group0]))
         nnz = {k: max(1, sum(len(rr) for rr in rows))
                for k, rows in (('A', Arows), ('B', Brows), ('D', Drows), ('C', Crows))}
+        if T.size > 8:
+            # a 16-byte const_host_device_scalar (complex<double>) is passed
+            # by value: a spec cannot give its device-pointer form
+            host = True
         def scal(x, s):
             return alpha_host(T, x) if host else buf(1, T, T.fill, s)
         m = len(group0) if big else M
