@@ -29,6 +29,7 @@
 
 #include "asmevo/MC/TargetInfo.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -92,25 +93,43 @@ static const int32_t EdgeI32[] = {0,   -1,     1,     0x7fffffff, INT32_MIN,
 static uint32_t f32Value(uint64_t H) {
   if ((H & 7) == 0)
     return EdgeF32[(H >> 3) % std::size(EdgeF32)];
-  if ((H & 7) >= 5) { // log-uniform magnitude 2^-24 .. 2^24, either sign
-    float F = std::ldexp(1.0f + float((H >> 20) & 0xfffff) / float(1 << 20),
-                         int((H >> 8) % 49) - 24);
-    if (H >> 63)
-      F = -F;
-    uint32_t U;
-    std::memcpy(&U, &F, 4);
-    return U;
+  if ((H & 7) >= 5) {
+    // Log-uniform magnitude 2^-24 .. 2^24, either sign: 1 + m / 2^20 scaled
+    // by 2^e, built from its fields (exact: normal for every e, no
+    // rounding), which input synthesis calls for every word it fills.
+    uint32_t Mantissa = uint32_t((H >> 20) & 0xfffff) << 3;
+    uint32_t Exponent = uint32_t(int((H >> 8) % 49) - 24 + 127) << 23;
+    return uint32_t(H >> 63) << 31 | Exponent | Mantissa;
   }
-  float F = float(int64_t(H >> 11) % (1 << 22)) / float(1 << 20); // [-4,4)
+  float F = float(int64_t(H >> 11) % (1 << 22)) / float(1 << 20); // [0,4)
   uint32_t U;
   std::memcpy(&U, &F, 4);
   return U;
 }
 
+/// The hash of word W of a stream: the part of it that does not depend on
+/// W is Salt (fillSalt), computed once per buffer.
+static uint64_t fillSalt(uint64_t Seed, uint64_t Stream) {
+  return Seed * 0x100000001b3ull ^ mix64(Stream);
+}
+static uint64_t fillHash(uint64_t Salt, int64_t W) {
+  return mix64(Salt ^ mix64(uint64_t(W) + 0x51ed270b));
+}
+
+/// Word W of pattern P whose hash is H.
+static uint64_t patternWord(Pattern P, uint64_t H, uint64_t Seed,
+                            uint64_t Stream, int64_t W,
+                            ArrayRef<uint32_t> Consts);
+
 uint64_t fillWord(Pattern P, uint64_t Seed, uint64_t Stream, int64_t W,
                   ArrayRef<uint32_t> Consts) {
-  uint64_t H = mix64(Seed * 0x100000001b3ull ^ mix64(Stream) ^
-                     mix64(uint64_t(W) + 0x51ed270b));
+  return patternWord(P, fillHash(fillSalt(Seed, Stream), W), Seed, Stream, W,
+                     Consts);
+}
+
+static uint64_t patternWord(Pattern P, uint64_t H, uint64_t Seed,
+                            uint64_t Stream, int64_t W,
+                            ArrayRef<uint32_t> Consts) {
   switch (P) {
   case Pattern::Bits:
     return H;
@@ -176,7 +195,7 @@ uint64_t fillWord(Pattern P, uint64_t Seed, uint64_t Stream, int64_t W,
     // materialized as their high dword, s_mov_b32 s5, 0x...) and whose low
     // half is 0 or another constant.
     if (Consts.empty())
-      return fillWord(Pattern::Floats32, Seed, Stream, W, Consts);
+      return patternWord(Pattern::Floats32, H, Seed, Stream, W, Consts);
     auto one = [&](uint64_t X) -> uint32_t {
       if ((X & 3) == 0)
         return 0;
@@ -264,12 +283,13 @@ uint64_t fillWord(Pattern P, uint64_t Seed, uint64_t Stream, int64_t W,
 
 void fillBytes(Pattern P, uint64_t Seed, uint64_t Stream, int64_t Off,
                uint8_t *Out, size_t N, ArrayRef<uint32_t> Consts) {
+  uint64_t Salt = fillSalt(Seed, Stream);
   size_t Done = 0;
   while (Done < N) {
     int64_t O = Off + int64_t(Done);
     int64_t W = O >= 0 ? O / 8 : -((-O + 7) / 8);
     unsigned In = unsigned(O - W * 8);
-    uint64_t V = fillWord(P, Seed, Stream, W, Consts);
+    uint64_t V = patternWord(P, fillHash(Salt, W), Seed, Stream, W, Consts);
     size_t Take = std::min<size_t>(8 - In, N - Done);
     std::memcpy(Out + Done, reinterpret_cast<uint8_t *>(&V) + In, Take);
     Done += Take;
@@ -524,6 +544,14 @@ void fillArena(const ArenaFill &A, int64_t Off, uint8_t *Out, size_t N) {
 }
 
 constexpr uint64_t Chunk = 64 * 1024;
+/// Arena memory is mapped (and filled) on demand in pieces this large:
+/// footprints are mostly far smaller than a chunk, and filling 64 KiB per
+/// piece was most of asmevo-verify's time on rocSPARSE objects. An access
+/// that straddles a mapped piece and an unmapped one makes discovery run
+/// again with what it mapped pre-mapped; the runs after the first map whole
+/// chunks, so misaligned wide accesses rerun no more often than with 64 KiB
+/// pieces alone (one more run at most).
+constexpr uint64_t MapChunk = 4 * 1024;
 
 class Discovery : public emu::Memory::Observer {
 public:
@@ -591,9 +619,25 @@ public:
     if (!R)
       return R.takeError();
     fillArena(A, int64_t(Lo - A.Pointer), (*R)->Data.data(), Hi - Lo);
-    Mapped += Hi - Lo;
+    Mapped += charge(Lo, Hi, /*Commit=*/true);
     return *R;
   }
+
+  /// The footprint limit counts whole chunks (every chunk [Lo, Hi) touches
+  /// that is not counted yet), as when memory was mapped a chunk at a
+  /// time: the inputs that fit are the same with the smaller pieces.
+  uint64_t charge(uint64_t Lo, uint64_t Hi, bool Commit) {
+    uint64_t N = 0;
+    for (uint64_t C = Lo / Chunk; C <= (Hi - 1) / Chunk; ++C)
+      if (!Charged.count(C)) {
+        N += Chunk;
+        if (Commit)
+          Charged.insert(C);
+      }
+    return N;
+  }
+  llvm::DenseSet<uint64_t> Charged; // chunk numbers
+  uint64_t Piece = MapChunk;        // on-demand mapping granularity
 
   emu::Region *access(emu::Memory &M, uint64_t Addr, uint64_t Len,
                       bool Write) override {
@@ -603,15 +647,20 @@ public:
       return M.find(Addr, Len);
     emu::Region *R = M.find(Addr, Len);
     if (!R) {
-      uint64_t Lo = Addr / Chunk * Chunk, Hi = (Addr + Len + Chunk - 1) / Chunk * Chunk;
+      uint64_t Lo = Addr / Piece * Piece,
+               Hi = (Addr + Len + Piece - 1) / Piece * Piece;
       Lo = std::max(Lo, A->Base);
       Hi = std::min(Hi, A->Base + ArenaSpan);
-      // Clip against mapped neighbours; an access that straddles one is
+      // Clip against mapped neighbours (regions are sorted and disjoint:
+      // the first that ends after Lo, on); an access that straddles one is
       // mapped as one region on the next attempt.
-      for (const auto &Reg : M.regions()) {
-        uint64_t B = Reg->Base, E = Reg->Base + Reg->Size;
-        if (E <= Lo || B >= Hi)
-          continue;
+      ArrayRef<std::unique_ptr<emu::Region>> Regs = M.regions();
+      auto First = std::partition_point(
+          Regs.begin(), Regs.end(), [&](const std::unique_ptr<emu::Region> &R) {
+            return R->Base + R->Size <= Lo;
+          });
+      for (auto It = First; It != Regs.end() && (*It)->Base < Hi; ++It) {
+        uint64_t B = (*It)->Base, E = (*It)->Base + (*It)->Size;
         if (E <= Addr)
           Lo = std::max(Lo, E);
         else if (B >= Addr + Len)
@@ -621,7 +670,7 @@ public:
           return nullptr;
         }
       }
-      if (Mapped + (Hi - Lo) > Max) {
+      if (Mapped + charge(Lo, Hi, /*Commit=*/false) > Max) {
         Overflow = true;
         return nullptr;
       }
@@ -632,12 +681,21 @@ public:
       }
       R = *NR;
     }
-    for (uint64_t B = Addr; B < Addr + Len; ++B) {
-      Bits &Bt = Chunks[B / Chunk * Chunk];
-      uint64_t O = B % Chunk;
-      (Write ? Bt.W : Bt.R)[O / 64] |= 1ull << (O % 64);
+    // One map lookup per chunk and one mask per 64-byte word: this runs
+    // for every access K0 makes.
+    for (uint64_t B = Addr, End = Addr + Len; B < End;) {
+      uint64_t ChunkEnd = std::min(End, B / Chunk * Chunk + Chunk);
+      std::vector<uint64_t> &Set =
+          Write ? Chunks[B / Chunk * Chunk].W : Chunks[B / Chunk * Chunk].R;
+      for (uint64_t O = B % Chunk, OE = O + (ChunkEnd - B); O < OE;) {
+        uint64_t N = std::min<uint64_t>(OE - O, 64 - O % 64);
+        Set[O / 64] |= (N == 64 ? ~0ull : ((1ull << N) - 1)) << (O % 64);
+        O += N;
+      }
       if (TrackOwners)
-        own(B, Write);
+        for (; B < ChunkEnd; ++B)
+          own(B, Write);
+      B = ChunkEnd;
     }
     return R;
   }
@@ -697,6 +755,7 @@ DiscoveryResult discover(emu::Emulator &Emu, const KernelInfo &K,
     }
     Discovery Obs(Arenas, O.MaxFootprint, Poison);
     Obs.TrackOwners = TrackOwners;
+    Obs.Piece = Attempt ? Chunk : MapChunk;
     for (auto [Lo, Hi] : PreMap) {
       const ArenaFill *A = Obs.arenaOf(Lo);
       if (!A)
