@@ -160,7 +160,10 @@ uint64_t mergeReader(uint64_t R, const Accessor &A, unsigned Mask) {
 /// at 2 MiB alignment and advised as transparent huge pages. A streamed
 /// 12 MiB array has 48 MiB of tags; with 64 KiB pages from operator new,
 /// zeroing them and the 4 KiB page faults took a third of a memory-bound
-/// run. Freed all at once with the dispatch's shadow.
+/// run. The first chunk is not advised: most dispatches of tier-1 inputs
+/// touch a few KiB of many small regions, and zeroing whole huge pages for
+/// them was a fifth of asmevo-verify's time on rocSPARSE objects.
+/// Freed all at once with the dispatch's shadow.
 class PageArena {
   static constexpr size_t Huge = size_t(2) << 20, Chunk = size_t(16) << 20;
   std::mutex M;
@@ -179,17 +182,21 @@ public:
   void *alloc(size_t N) {
     std::lock_guard<std::mutex> L(M);
     if (size_t(End - Next) < N) {
+      bool First = Maps.empty();
       size_t Len = std::max(Chunk, (N + Huge - 1) / Huge * Huge) + Huge;
       void *P = mmap(nullptr, Len, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       if (P == MAP_FAILED)
         throw std::bad_alloc();
       Maps.push_back({P, Len});
-      uintptr_t A = (uintptr_t(P) + Huge - 1) & ~(uintptr_t(Huge) - 1);
+      uintptr_t A = uintptr_t(P);
+      if (!First) {
+        A = (A + Huge - 1) & ~(uintptr_t(Huge) - 1);
 #ifdef MADV_HUGEPAGE
-      madvise(reinterpret_cast<void *>(A), Len - (A - uintptr_t(P)),
-              MADV_HUGEPAGE);
+        madvise(reinterpret_cast<void *>(A), Len - (A - uintptr_t(P)),
+                MADV_HUGEPAGE);
 #endif
+      }
       Next = reinterpret_cast<uint8_t *>(A);
       End = static_cast<uint8_t *>(P) + Len;
     }
