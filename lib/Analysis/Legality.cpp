@@ -719,8 +719,17 @@ Verdict Legality::checkLiveValues(Transaction &T) {
   // The transaction's blocks differ from their summaries (if any).
   for (Block *B : T.Touched)
     LiveSummaries.invalidate(B);
-  Liveness Live(Fn, *Cache, Liveness::Mode::Conservative, &NewOps,
-                &LiveSummaries);
+  // Only the results of erased and new ops are asked about.
+  SmallVector<uint16_t, 16> Focus;
+  for (const Transaction::Entry &E : T.Log)
+    if ((E.K == Transaction::Entry::Erase && !E.Op->getBlock() && !E.SameAs) ||
+        (E.K == Transaction::Entry::Insert && E.Op->getBlock()))
+      for (uint16_t U : Cache->get(E.Op).Defs)
+        if (!RU.isPseudo(U) && !llvm::is_contained(Focus, U))
+          Focus.push_back(U);
+  Liveness Live(
+      Fn, *Cache, Liveness::Mode::Conservative, &NewOps, &LiveSummaries,
+      Focus.size() <= 64 ? ArrayRef<uint16_t>(Focus) : ArrayRef<uint16_t>());
   // Live sets around every op of a block, computed once per block (a
   // transaction may touch thousands of ops of one block).
   llvm::DenseMap<Block *, llvm::DenseMap<Operation *, std::pair<BitVector,

@@ -20,7 +20,7 @@ static bool definesExec(const InstInfo &I, const RegUnitInfo &RU) {
 
 Liveness::Liveness(Operation *Fn, InstInfoCache &Cache, Mode M,
                    const llvm::DenseSet<Operation *> *IgnoreUses,
-                   LivenessSummaries *S)
+                   LivenessSummaries *S, ArrayRef<uint16_t> Focus)
     : Fn(Fn), Cache(Cache), M(M), IgnoreUses(IgnoreUses) {
   const RegUnitInfo &RU = Cache.units();
   NumUnits = RU.numUnits();
@@ -98,6 +98,15 @@ Liveness::Liveness(Operation *Fn, InstInfoCache &Cache, Mode M,
   auto entry = [&](Block *B) -> const LivenessSummaries::Entry & {
     return kept(B) ? S->Map.find(B)->second : Local.find(B)->second;
   };
+  if (!Focus.empty() && Focus.size() <= 64) {
+    solveFocused(
+        [&](Block *B, bool Kill) {
+          const LivenessSummaries::Entry &E = entry(B);
+          return Kill ? &E.Kill : &E.Gen;
+        },
+        Focus);
+    return;
+  }
 
   // Backward liveness.
   for (Block &B : R) {
@@ -132,6 +141,73 @@ Liveness::Liveness(Operation *Fn, InstInfoCache &Cache, Mode M,
         }
     }
   }
+}
+
+void Liveness::solveFocused(
+    llvm::function_ref<const BitVector *(Block *, bool)> Tr,
+    ArrayRef<uint16_t> Focus) {
+  Focused = true;
+  for (uint16_t U : Focus)
+    if (U < NumUnits && !llvm::is_contained(FocusUnits, U))
+      FocusUnits.push_back(U);
+  auto project = [&](const BitVector &BV) {
+    uint64_t W = 0;
+    for (unsigned I = 0; I < FocusUnits.size(); ++I)
+      if (BV.test(FocusUnits[I]))
+        W |= uint64_t(1) << I;
+    return W;
+  };
+  uint64_t AllMC = 0; // the focus units of exitLive's "every register"
+  for (unsigned I = 0; I < FocusUnits.size(); ++I)
+    if (FocusUnits[I] < Cache.units().numMCUnits())
+      AllMC |= uint64_t(1) << I;
+  Region &R = Fn->getRegion(0);
+  llvm::SmallVector<Block *> Blocks;
+  llvm::DenseMap<Block *, unsigned> Idx;
+  for (Block &B : R) {
+    Idx[&B] = Blocks.size();
+    Blocks.push_back(&B);
+  }
+  unsigned N = Blocks.size();
+  std::vector<uint64_t> Gen(N), Kill(N), Exit(N), InW(N, 0), OutW(N, 0);
+  std::vector<llvm::SmallVector<unsigned, 2>> Succs(N), Preds(N);
+  for (unsigned I = 0; I < N; ++I) {
+    Block *B = Blocks[I];
+    Gen[I] = project(*Tr(B, false));
+    Kill[I] = project(*Tr(B, true));
+    if (!B->empty() && exitLive(Cache.get(&B->back())).any())
+      Exit[I] = AllMC;
+    for (Block *Succ : B->getSuccessors()) {
+      unsigned J = Idx.lookup(Succ);
+      Succs[I].push_back(J);
+      Preds[J].push_back(I);
+    }
+  }
+  // The same worklist as the full solve, one word per block.
+  std::deque<unsigned> Work;
+  std::vector<char> Queued(N, 1);
+  for (unsigned I = N; I-- > 0;)
+    Work.push_back(I);
+  while (!Work.empty()) {
+    unsigned I = Work.front();
+    Work.pop_front();
+    Queued[I] = 0;
+    uint64_t O = Exit[I];
+    for (unsigned J : Succs[I])
+      O |= InW[J];
+    OutW[I] = O;
+    uint64_t NewIn = Gen[I] | (O & ~Kill[I]);
+    if (NewIn != InW[I]) {
+      InW[I] = NewIn;
+      for (unsigned P : Preds[I])
+        if (!Queued[P]) {
+          Work.push_back(P);
+          Queued[P] = 1;
+        }
+    }
+  }
+  for (unsigned I = 0; I < N; ++I)
+    FocusWords[Blocks[I]] = {InW[I], OutW[I]};
 }
 
 BitVector Liveness::exitLive(const InstInfo &T) const {
@@ -212,12 +288,38 @@ void Liveness::walkBackward(
   }
 }
 
+/// A focused solution's word as a BitVector over all units.
+static const BitVector &expandFocused(
+    Block *B, bool IsIn, ArrayRef<uint16_t> Units,
+    const llvm::DenseMap<Block *, std::pair<uint64_t, uint64_t>> &Words,
+    std::unordered_map<Block *, BitVector> &Memo, unsigned NumUnits,
+    const BitVector &Empty) {
+  auto WIt = Words.find(B);
+  if (WIt == Words.end())
+    return Empty;
+  auto MIt = Memo.find(B);
+  if (MIt != Memo.end())
+    return MIt->second;
+  BitVector BV(NumUnits);
+  uint64_t W = IsIn ? WIt->second.first : WIt->second.second;
+  for (unsigned I = 0; I < Units.size(); ++I)
+    if (W & (uint64_t(1) << I))
+      BV.set(Units[I]);
+  return Memo.emplace(B, std::move(BV)).first->second;
+}
+
 const BitVector &Liveness::liveIn(Block *B) const {
+  if (Focused)
+    return expandFocused(B, true, FocusUnits, FocusWords, FocusIn, NumUnits,
+                         Empty);
   auto It = In.find(B);
   return It == In.end() ? Empty : It->second;
 }
 
 const BitVector &Liveness::liveOut(Block *B) const {
+  if (Focused)
+    return expandFocused(B, false, FocusUnits, FocusWords, FocusOut, NumUnits,
+                         Empty);
   auto It = Out.find(B);
   return It == Out.end() ? Empty : It->second;
 }

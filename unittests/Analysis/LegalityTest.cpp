@@ -255,4 +255,42 @@ TEST(Liveness, ConservativeAndDense) {
   EXPECT_EQ(P.SGPR, 0u); // s[0:1] is never read; vcc is not in the file
 }
 
+TEST(Liveness, FocusedMatchesFull) {
+  // v1 is live around the loop (read in bb1, reached again by the back
+  // edge) and dead in bb2 (overwritten there).
+  auto F = parseFunction(R"(
+    amdgcn.inst [0x0] v_mov_b32_e32 "v1, 1"
+    amdgcn.fallthrough ^bb1
+  ^bb1:
+    amdgcn.inst [0x8] v_add_u32_e32 "v2, v1, v2"
+    amdgcn.inst [0xc] s_cmp_eq_u32 "s0, s1"
+    amdgcn.cbranch [0x10] s_cbranch_scc1 ^bb1, ^bb2
+  ^bb2:
+    amdgcn.inst [0x14] v_mov_b32_e32 "v1, 0"
+    amdgcn.inst [0x18] global_store_dword "v[4:5], v2, off"
+    amdgcn.s_endpgm [0x20])");
+  InstInfoCache Cache(*cantFail(amdgcn::getTargetInfoFor(F->Fn)));
+  const RegUnitInfo &RU = Cache.units();
+  std::vector<uint16_t> V1;
+  for (uint16_t U : Cache.get(F->byId(0x0)).Defs)
+    if (!RU.isPseudo(U))
+      V1.push_back(U);
+  ASSERT_FALSE(V1.empty());
+  Liveness Full(F->Fn, Cache);
+  LivenessSummaries S;
+  Liveness Focused(F->Fn, Cache, Liveness::Mode::Conservative, nullptr, &S, V1);
+  std::vector<mlir::Block *> Blocks;
+  for (mlir::Block &B : F->Fn->getRegion(0))
+    Blocks.push_back(&B);
+  ASSERT_EQ(Blocks.size(), 3u);
+  for (mlir::Block *B : Blocks) {
+    EXPECT_EQ(Full.liveIn(B).test(V1[0]), Focused.liveIn(B).test(V1[0]));
+    EXPECT_EQ(Full.liveOut(B).test(V1[0]), Focused.liveOut(B).test(V1[0]));
+  }
+  EXPECT_TRUE(Focused.liveOut(Blocks[1]).test(V1[0])); // the back edge
+  EXPECT_FALSE(Focused.liveIn(Blocks[2]).test(V1[0]));
+  EXPECT_TRUE(Focused.liveAfter(F->byId(0x0)).test(V1[0]));
+  EXPECT_TRUE(Focused.liveAfter(F->byId(0x8)).test(V1[0]));
+}
+
 } // namespace

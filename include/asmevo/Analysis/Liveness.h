@@ -28,6 +28,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <unordered_map>
+
 namespace asmevo {
 
 struct RegPressure {
@@ -67,10 +69,16 @@ public:
   /// Uses by ops in IgnoreUses do not make registers live (legality: which
   /// registers does *original* code still read?). Summaries, when given,
   /// are reused for blocks that hold no op of IgnoreUses, and filled.
+  /// With Focus (at most 64 units), only those units are solved (units are
+  /// independent of each other): every answer is exact for them, and says
+  /// nothing about other units. The legality check asks about a few units per
+  /// transaction; solving those in one word per block is what makes it
+  /// cheap on functions with thousands of blocks.
   Liveness(mlir::Operation *Fn, InstInfoCache &Cache,
            Mode M = Mode::Conservative,
            const llvm::DenseSet<mlir::Operation *> *IgnoreUses = nullptr,
-           LivenessSummaries *Summaries = nullptr);
+           LivenessSummaries *Summaries = nullptr,
+           llvm::ArrayRef<uint16_t> Focus = {});
 
   const llvm::BitVector &liveIn(mlir::Block *B) const;
   const llvm::BitVector &liveOut(mlir::Block *B) const;
@@ -106,6 +114,15 @@ private:
   const llvm::DenseSet<mlir::Operation *> *IgnoreUses;
   unsigned NumUnits;
   llvm::DenseMap<mlir::Block *, llvm::BitVector> In, Out;
+  /// Focused solution: one bit per Focus unit per block, expanded into
+  /// FocusIn/FocusOut on demand (unordered_map: references stay valid).
+  void solveFocused(
+      llvm::function_ref<const llvm::BitVector *(mlir::Block *, bool)> Tr,
+      llvm::ArrayRef<uint16_t> Focus);
+  llvm::SmallVector<uint16_t, 8> FocusUnits;
+  llvm::DenseMap<mlir::Block *, std::pair<uint64_t, uint64_t>> FocusWords;
+  mutable std::unordered_map<mlir::Block *, llvm::BitVector> FocusIn, FocusOut;
+  bool Focused = false;
   /// Blocks where EXEC may differ from its value at kernel launch.
   llvm::DenseMap<mlir::Block *, bool> ExecChangedIn;
   llvm::DenseMap<mlir::Block *, mlir::Operation *> FirstExecDef;
