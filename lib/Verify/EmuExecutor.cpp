@@ -1,11 +1,13 @@
 //===- EmuExecutor.cpp - The CPU emulator as an executor ------------------===//
 
 #include "asmevo/CodeObject/CodeObject.h"
+#include "asmevo/Verify/Capture.h"
 #include "asmevo/Verify/Executor.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cassert>
 #include <cstring>
 #include <list>
 #include <mutex>
@@ -95,22 +97,30 @@ private:
 class EmulatorExecutor : public Executor {
   struct Loaded {
     std::string Bytes;
+    std::string Key; // DispatchImage::CodeObjectKey, may be empty
     std::unique_ptr<CodeObject> CO;
     std::unique_ptr<emu::Emulator> Emu;
   };
   std::list<Loaded> Cache; // most recent first
   std::mutex Mu;
 
-  Expected<Loaded *> load(ArrayRef<uint8_t> Bytes) {
+  Expected<Loaded *> load(ArrayRef<uint8_t> Bytes, StringRef Key) {
     StringRef B(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
     for (auto It = Cache.begin(); It != Cache.end(); ++It)
-      if (It->Bytes == B) {
+      if (It->Bytes.size() == B.size() &&
+          (!Key.empty() && !It->Key.empty() ? It->Key == Key
+                                            : It->Bytes == B)) {
+        if (It->Key.empty())
+          It->Key = Key.str();
         Cache.splice(Cache.begin(), Cache, It);
         return &Cache.front();
       }
+    assert((Key.empty() || Key == sha256Hex(Bytes)) &&
+           "CodeObjectKey is not the code object's SHA-256");
     Cache.emplace_front();
     Loaded &L = Cache.front();
     L.Bytes = B.str();
+    L.Key = Key.str();
     auto CO = CodeObject::parse(
         MemoryBuffer::getMemBuffer(L.Bytes, "code object", false),
         "code object");
@@ -140,7 +150,7 @@ public:
           "the emulator executor does not measure time: use the HIP executor "
           "on a GPU, or the cost model (asmevo-profile) for modelled time");
     std::lock_guard<std::mutex> Lock(Mu);
-    auto LOr = load(Img.CodeObject);
+    auto LOr = load(Img.CodeObject, Img.CodeObjectKey);
     if (!LOr)
       return LOr.takeError();
     Loaded &L = **LOr;

@@ -98,6 +98,7 @@ std::vector<std::string> checkCompatibility(const KernelInfo &K0,
 struct Reference::Impl {
   OracleOptions Opts;
   std::vector<uint8_t> K0Bytes;
+  std::string K0Key; // sha256Hex(K0Bytes): DispatchImage::CodeObjectKey
   std::unique_ptr<CodeObject> K0;
   const KernelInfo *Kernel = nullptr;
   std::unique_ptr<Executor> OwnExec;
@@ -299,6 +300,7 @@ Reference::create(ArrayRef<uint8_t> K0Bytes, StringRef Kernel,
   Impl &I = *Ref->P;
   I.Opts = Opts;
   I.K0Bytes.assign(K0Bytes.begin(), K0Bytes.end());
+  I.K0Key = sha256Hex(I.K0Bytes);
   auto CO = CodeObject::parse(
       MemoryBuffer::getMemBuffer(
           StringRef(reinterpret_cast<const char *>(I.K0Bytes.data()),
@@ -359,6 +361,7 @@ Reference::create(ArrayRef<uint8_t> K0Bytes, StringRef Kernel,
   std::vector<TestInput> Kept;
   for (TestInput &In : I.Inputs) {
     In.Image.CodeObject = I.K0Bytes;
+    In.Image.CodeObjectKey = I.K0Key;
     auto R = I.Exec->run(In.Image, I.execOptions(In, 0, Opts.Budget, true));
     if (!R) {
       // The executor could not run the dispatch at all (no device, address
@@ -568,6 +571,7 @@ VerdictResult Reference::check(ArrayRef<uint8_t> K1Bytes) {
   }
 
   std::optional<Evidence> Undecided;
+  std::string K1Key = sha256Hex(K1Bytes);
   bool Tolerant = !I.Opts.Tolerances.empty();
   // Cheapest inputs first (by K0's wave-instructions): the verdict does not
   // depend on the order, and most wrong candidates differ on a cheap input,
@@ -582,6 +586,7 @@ VerdictResult Reference::check(ArrayRef<uint8_t> K1Bytes) {
     TestInput &In = I.Inputs[J];
     ++VR.InputsRun;
     In.Image.CodeObject = K1Bytes;
+    In.Image.CodeObjectKey = K1Key;
     // K1 may run longer than K0, but not without bound: a runaway candidate
     // fails fast.
     uint64_t K1Budget = std::min<uint64_t>(

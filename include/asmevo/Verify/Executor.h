@@ -47,6 +47,11 @@ struct MemRegion {
 /// One dispatch.
 struct DispatchImage {
   llvm::ArrayRef<uint8_t> CodeObject; // the code object's bytes
+  /// Empty, or sha256Hex(CodeObject) computed once by a caller that runs one
+  /// code object many times: the emulator executor then finds the code
+  /// object it already loaded by this key instead of comparing every byte
+  /// (a few MiB per dispatch for large libraries).
+  std::string CodeObjectKey;
   std::string Kernel;
   emu::Dispatch Launch; // grid, workgroup, dynamic LDS, kernarg bytes
   std::vector<MemRegion> Regions;
