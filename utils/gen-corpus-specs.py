@@ -1696,3 +1696,77 @@ for tg, ta, tys in (('f32', 'float, int, int, float, float, float', (F32, I32, I
                     ('f16', 'float, int, int, _Float16, _Float16, float', (F32, I32, I32, F16, F16, F32)),
                     ('i8', 'int, int, int, signed char, signed char, int', (I32V, I32, I32, I8V, I8V, I32V))):
     csrmmnt_nnz_rem(tg, f'256u, 16u, {ta}', *tys)
+
+# ---- scale_kernel<256, I, A, T>(length, scalar (host value or device
+#      pointer), array, is_host_mode): array[i] *= scalar for i < length,
+#      array[i] = 0 when scalar == 0, nothing when scalar == 1 (grid =
+#      ceil(length / 256)). rocsparse::scale_array launches it in host
+#      pointer mode only for a scalar other than 0 (a hipMemsetAsync then)
+#      and 1 (nothing): the scalars below have a zero real part (i, -i: the
+#      kernel's "scalar == 0" test looks at both parts) or none, and one is
+#      0 + 2^-1074 i (the smallest f64 denormal, which the integer inline
+#      constant 1 of an f64 compare is: f64 denormals are kept). Device mode
+#      (where 0 and 1 reach the kernel) is not written: the spec format passes
+#      a buffer only for an 8-byte by-value argument, and this scalar slot is
+#      16 bytes (complex<double>).
+def scale(tag, targs, I, T):
+    match = dm('rocsparse::scale_kernel', targs)
+    for v, (n, re_, im, special) in enumerate([
+            (1000, 0.0, 1.0, False), (300, 0.0, -1.0, True),
+            (256, 2.0, -0.5, True), (77, -1.0, 0.0, False), (513, 0.0, 2.0, False),
+            (100, 0.0, 5e-324, False)]):
+        gx = (n + 255) // 256
+        s = {'bytes': valhex(T, re_, im).ljust(max(16, 2 * T.size), '0')}
+        x = buf(n, T, T.fill, 91 + v)
+        if special:
+            x['patch'] = (special_patch(T, float('inf'), [3, 200])
+                          + special_patch(T, float('nan'), [5, 255]))
+        args = [ival(I.size, n), s, x, {'u8': 1}]
+        about = (f'x *= alpha, length {n} (grid {gx} of 256), alpha = {re_:g} + {im:g}i '
+                 f'by value, x small integers' + (', inf and NaN elements' if special else ''))
+        write('scale', f'scale_{tag}_{v}', match, about, [gx], [256], args)
+
+scale('i64_c64', '256u, long, rocsparse_complex_num<double>, rocsparse_complex_num<double>', I64, CF64)
+
+# ---- dense_transpose_kernel<32, 8, I, T, T>(m, n, alpha, A, lda, B, ldb):
+#      B = alpha A^T, A m x n column-major (lda >= m), B n x m column-major
+#      (ldb >= n); grid ceil(m / 32) of 256 work-items (a 32 x 32 LDS tile per
+#      32 columns). m not a multiple of 32 leaves waves of the last block with
+#      rows valid in the first stores of a tile and not the later ones, and
+#      n > 32 makes them run the next tile (40: rows 32..39; 49 and 17: one
+#      half of a wave valid in the third store).
+def dense_transpose(tag, targs, I, T):
+    match = dm('rocsparse::dense_transpose_kernel', targs)
+    for v, (m, n, alpha) in enumerate([(40, 70, 1.5), (49, 45, -2.0), (17, 33, 1.0),
+                                       (100, 64, 0.5), (32, 32, 3.0), (1, 5, -1.0)]):
+        lda, ldb = m + 3, n + 2
+        gx = (m + 31) // 32
+        args = [ival(I.size, m), ival(I.size, n), {'f32': alpha},
+                buf(lda * n, T, T.fill, 101 + v), {'i64': lda},
+                buf(ldb * m, T, 'random', 111 + v), {'i64': ldb}]
+        about = (f'B = alpha A^T: m={m} n={n} alpha={alpha:g}, A column-major lda={lda}, '
+                 f'B column-major ldb={ldb} (random bytes between: untouched); '
+                 f'grid ceil(m / 32) = {gx} of 256')
+        write('dense_transpose', f'dense_transpose_{tag}_{v}', match, about, [gx], [256], args)
+
+dense_transpose('i32_f32', '32u, 8u, int, float, float', I32, F32)
+
+# ---- dense_transpose_back_kernel<32, 8, I, T>(m, n, A, lda, B, ldb): the
+#      inverse copy, B = A^T with A n x m column-major (lda >= n) and B m x n
+#      column-major (ldb >= m); grid ceil(m / 32) of 256 work-items. n not a
+#      multiple of 32 (45, 12, 9: n % 32 in 8..15 puts a column j + wid + 8
+#      exactly at n) and m not a multiple of 32 (partial row tiles).
+def dense_transpose_back(tag, targs, I, T):
+    match = dm('rocsparse::dense_transpose_back_kernel', targs)
+    for v, (m, n) in enumerate([(40, 45), (49, 12), (17, 70), (100, 64), (33, 9)]):
+        lda, ldb = n + 3, m + 2
+        gx = (m + 31) // 32
+        args = [ival(I.size, m), ival(I.size, n),
+                buf(lda * m, T, T.fill, 121 + v), {'i64': lda},
+                buf(ldb * n, T, 'random', 131 + v), {'i64': ldb}]
+        about = (f'B = A^T back: m={m} n={n}, A column-major n x m lda={lda}, '
+                 f'B column-major m x n ldb={ldb} (random bytes between: untouched); '
+                 f'grid ceil(m / 32) = {gx} of 256')
+        write('dense_transpose', f'dense_transpose_back_{tag}_{v}', match, about, [gx], [256], args)
+
+dense_transpose_back('i64_f32', '32u, 8u, long, float', I64, F32)
