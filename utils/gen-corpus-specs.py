@@ -667,8 +667,9 @@ def inv_diag(tag, tyargs, T, I, J):
             (1500, 'diag', 0, 2147483647, f'{T.fill}:{71}:1:3'),
             (300, 'lower2', 1, 150, f'{T.fill}:{72}'),
             (200, 'missing', 0, 2147483647, f'{T.fill}:{73}'),
-            (1100, 'onemissing', 0, 2147483647, f'{T.fill}:{74}:1:3')]):
-        if layout in ('diag', 'onemissing'):
+            (1100, 'onemissing', 0, 2147483647, f'{T.fill}:{74}:1:3'),
+            (1100, 'onemissing_lo', 0, 2147483647, f'{T.fill}:{75}:1:3')]):
+        if layout in ('diag', 'onemissing', 'onemissing_lo'):
             nnz = m
             ind = buf(nnz, J.size, f'arith-i{8*J.size}:0:1')
             pd = buf(m + 1, I.size, f'arith-i{8*I.size}:0:1')
@@ -689,6 +690,12 @@ def inv_diag(tag, tyargs, T, I, J):
             # diagonal (one lane of one wave aggregates the atomicMin)
             ind['patch'] = [{'offset': 700 * J.size,
                              'bytes': (701).to_bytes(J.size, 'little').hex()}]
+        if layout == 'onemissing_lo':
+            # row 704's entry is in column 705: lane 0 of its wave, the only
+            # lane of the low half of EXEC that aggregates the atomicMin (row
+            # 700 above is lane 60, in the high half)
+            ind['patch'] = [{'offset': 704 * J.size,
+                             'bytes': (705).to_bytes(J.size, 'little').hex()}]
         if layout == 'diag':
             # one zero pivot (one lane of one wave) and a 1 (+0i) on the diagonal
             # (values 1..3 elsewhere: no other zero pivot)
@@ -705,7 +712,10 @@ def inv_diag(tag, tyargs, T, I, J):
                  'missing': 'column indices random in [0, 3): diagonals structurally missing '
                             'except by chance in rows 0-2',
                  'onemissing': 'a diagonal matrix with values 1..3 whose row 700 holds '
-                               'column 701 instead: one structurally missing diagonal'}[layout]
+                               'column 701 instead: one structurally missing diagonal',
+                 'onemissing_lo': 'a diagonal matrix with values 1..3 whose row 704 holds '
+                                  'column 705 instead: one structurally missing diagonal, '
+                                  'lane 0 of its wave'}[layout]
         about = (f'inverse of the diagonal, m={m}: {about}; zero_pivot starts at {zp0} '
                  f'(rocSPARSE presets it before the atomicMin); 1024-wide workgroups')
         write('inverse_diagonal', f'inverse_diagonal_{tag}_{v}', match, about,
@@ -1770,3 +1780,28 @@ def dense_transpose_back(tag, targs, I, T):
         write('dense_transpose', f'dense_transpose_back_{tag}_{v}', match, about, [gx], [256], args)
 
 dense_transpose_back('i64_f32', '32u, 8u, long, float', I64, F32)
+
+# ---- rocBLAS gemm_ex_scale_kernel<32, 32, float, bf16 const*, bf16*>(m, n,
+#      beta, C, shift_c, ldc, stride_c, D, shift_d, ldd, stride_d, batch):
+#      D = beta ? bf16(beta * C) : 0, column-major, the gemm_ex path for
+#      k == 0 or alpha == 0; 32 x 32 work-items, grid (ceil(m / 32),
+#      ceil(n / 32), batch). beta is any float the caller passes: NaNs with
+#      payloads in the low 16 bits (the product keeps beta's payload, and the
+#      float -> bf16 rounding treats NaN apart), 1.5 and 0 (C not read).
+def gemm_ex_scale_bf16():
+    match = dm('(anonymous namespace)::gemm_ex_scale_kernel', '32, 32, float, rocblas_bfloat16 const*, rocblas_bfloat16*')
+    for v, (m, n, beta, batch) in enumerate([(45, 40, 0x7f800001, 1), (33, 70, 0x7fc0abcd, 2),
+                                             (64, 33, 0x3fc00000, 1), (20, 20, 0, 1),
+                                             (7, 9, 0xffc00101, 1)]):
+        ldc, ldd = m + 3, m + 1
+        sc, sd = ldc * n + 5, ldd * n + 3
+        gx, gy = (m + 31) // 32, (n + 31) // 32
+        args = [{'i32': m}, {'i32': n}, {'bytes': struct.pack('<I', beta).hex()},
+                buf(sc * batch + 2, 2, 'random', 141 + v), {'i64': 2}, {'i64': ldc}, {'i64': sc},
+                buf(sd * batch + 1, 2, 'random', 151 + v), {'i64': 1}, {'i64': ldd}, {'i64': sd},
+                {'i32': batch}]
+        about = (f'D = beta C in bf16: m={m} n={n} beta bits 0x{beta:08x}, ldc={ldc} ldd={ldd}, '
+                 f'offsets 2 and 1, {batch} batch(es) strided; grid ({gx}, {gy}, {batch}) of 32 x 32')
+        write('gemm_ex_scale', f'gemm_ex_scale_bf16_{v}', match, about, [gx, gy, batch], [32, 32], args)
+
+gemm_ex_scale_bf16()
