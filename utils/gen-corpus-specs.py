@@ -1628,7 +1628,7 @@ def iamax_part1(tag, targs, T, wsize):
     match = dm('rocblas_iamax_iamin_kernel_part1', targs)
     for v, (n, incx, shift, batch) in enumerate([(1000, 1, 0, 1), (2100, 2, 3, 2),
                                                  (70, 3, 1, 1), (3072, 1, 0, 1),
-                                                 (2500, 1, 0, 1)]):
+                                                 (2500, 1, 0, 1), (1024, 1, 0, 1)]):
         nb = (n - 1) // 1024 + 1
         per = shift + (n - 1) * incx + 1
         stride = per + 2 if batch > 1 else 0
@@ -1636,13 +1636,22 @@ def iamax_part1(tag, targs, T, wsize):
         # ties: every merge step of the reduction decides) and f64 values
         # whose low dwords are not 0 (small integers' are)
         fill = 'random' if v == 4 else T.fill
+        if v == 5:
+            # values 1..3 with one larger (element 323) and one smaller (400)
+            # magnitude, both in waves 4..7 of the block: the block's second
+            # reduction (16 wave results in wave 0) must carry them from lanes
+            # 4..7 to lane 0
+            fill = f'{T.fill}:706:1:3'
         args = [{'i32': n}, {'i32': nb},
-                buf(shift + (batch - 1) * stride + (n - 1) * incx + 1, T, fill, 700 + v),
+                buf(shift + (batch - 1) * stride + (n - 1) * incx + 1, T, fill,
+                    None if v == 5 else 700 + v),
                 {'i64': shift}, {'i32': incx}, {'i64': stride}, {'i32': batch},
                 buf(nb * batch, wsize, 'random', 710 + v)]
+        if v == 5:
+            args[2]['patch'] = special_patch(T, 5.0, [323]) + special_patch(T, 0.5, [400])
         about = (f'i{"amin" if "amin>" in targs or "reduce_amin" in targs else "amax"} part 1: '
                  f'n={n} incx={incx} shiftx={shift}, {batch} batch(es) stride {stride}, '
-                 f'{"random bytes (NaNs and infs included)" if v == 4 else "values in -3..3 (ties)"}; grid ({nb}, 1, {batch}) of 1024, workspace = the '
+                 f'{"random bytes (NaNs and infs included)" if v == 4 else "values 1..3, a unique largest magnitude at element 323 and smallest at 400 (waves 5 and 6)" if v == 5 else "values in -3..3 (ties)"}; grid ({nb}, 1, {batch}) of 1024, workspace = the '
                  f'{nb * batch} block results')
         write('iamax', f'iamax_part1_{tag}_{v}', match, about, [nb, 1, batch], [1024], args)
 
