@@ -93,7 +93,11 @@ private:
 
 class Legality {
 public:
-  /// Legality of edits to one amdgcn.kernel or amdgcn.func.
+  /// Legality of edits to one amdgcn.kernel or amdgcn.func. While it
+  /// lives, every edit of the function goes through a Transaction: the
+  /// baseline and the cached per-block liveness summaries are updated only
+  /// by commits and rollbacks, so an edit made around them leaves stale
+  /// answers.
   explicit Legality(mlir::Operation *Fn);
   Legality(mlir::Operation *Fn, InstInfoCache &Cache);
   ~Legality();
