@@ -177,16 +177,7 @@ struct DeadCodePass : public asmevo::impl::DeadCodeBase<DeadCodePass> {
       if (!TI)
         return signalPassFailure();
       InstInfoCache C(*TI);
-      // The legality baseline (waits and hazards of the whole function)
-      // costs more than finding dead code; most functions have none.
-      std::optional<Legality> LegalityOfFn;
-      auto legality = [&]() -> Legality & {
-        if (!LegalityOfFn) {
-          LegalityOfFn.emplace(Fn, C);
-          LegalityOfFn->setPcrelReferences(Refs);
-        }
-        return *LegalityOfFn;
-      };
+      rewrite::LegalityOnDemand LegalityOfFn(Fn, C, Refs);
       long Erased = 0;
       // Candidates refused or set aside: kept for the rest of the pass, not
       // retried each round (each retry is a whole-function check).
@@ -196,7 +187,7 @@ struct DeadCodePass : public asmevo::impl::DeadCodeBase<DeadCodePass> {
         collectDead(Fn, C, Keep, Dead);
         if (Dead.empty())
           break;
-        Legality &L = legality();
+        Legality &L = LegalityOfFn.get();
         Verdict V = eraseAll(L, Dead);
         if (V) {
           Erased += long(Dead.size());

@@ -89,24 +89,11 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
     rewrite::editableFunctions(getOperation(), Fns);
     PcrelReferences Refs(getOperation()); // once for all functions
     for (Operation *Fn : Fns) {
-      auto TIOrErr = getTargetInfoFor(Fn);
-      if (!TIOrErr) {
-        Fn->emitError() << "amdgcn-peephole: " << toString(TIOrErr.takeError());
+      TargetInfo *TI = rewrite::targetInfoOrError(Fn, "amdgcn-peephole");
+      if (!TI)
         return signalPassFailure();
-      }
-      InstInfoCache C(**TIOrErr);
-      // The legality baseline (waits and hazards of the whole function)
-      // is built before the first rewrite is checked: many functions have
-      // no candidate.
-      std::optional<Legality> LegalityOfFn;
-      auto GetLegality = [&]() -> Legality & {
-        if (!LegalityOfFn) {
-          LegalityOfFn.emplace(Fn, C);
-          LegalityOfFn->setPcrelReferences(Refs);
-        }
-        return *LegalityOfFn;
-      };
-      LazyLegality L{C, GetLegality};
+      InstInfoCache C(*TI);
+      rewrite::LegalityOnDemand L(Fn, C, Refs);
       long Fused = 0, Deleted = 0;
       bool Changed = true;
       for (unsigned Round = 0; Changed && Round < 8; ++Round) {
@@ -152,13 +139,6 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
 
   unsigned Refused = 0;
 
-  /// The function's instruction records, and its Legality on demand.
-  struct LazyLegality {
-    InstInfoCache &C;
-    llvm::function_ref<Legality &()> Get;
-    InstInfoCache &cache() { return C; }
-  };
-
   void note(const std::string &What, const Verdict &V) {
     if (!V)
       ++Refused;
@@ -167,7 +147,7 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
                    << (V ? std::string("") : ": refused: " + V.Reason) << "\n";
   }
 
-  bool trySelfMove(LazyLegality &L, Operation *Op) {
+  bool trySelfMove(rewrite::LegalityOnDemand &L, Operation *Op) {
     const InstInfo &I = L.cache().get(Op);
     if (I.Kind != OpKind::Inst)
       return false;
@@ -186,7 +166,7 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
     if (Tok[0] != Tok[1])
       return false;
     std::string What = "deleted " + L.cache().describe(Op);
-    Legality::Transaction T(L.Get());
+    Legality::Transaction T(L.get());
     T.eraseRedundant(Op, Op);
     Verdict V = T.commit();
     note(What, V);
@@ -208,7 +188,8 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
     return false;
   }
 
-  UnitList unitsOfTokens(LazyLegality &L, const InstInfo &I, bool Defs) {
+  UnitList unitsOfTokens(rewrite::LegalityOnDemand &L, const InstInfo &I,
+                         bool Defs) {
     UnitList U;
     for (const InstInfo::RegOperand &R : I.Regs)
       if (R.IsDef == Defs && R.OperandIndex >= 0)
@@ -216,8 +197,8 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
     return U;
   }
 
-  Operation *tryFuse(LazyLegality &L, ArrayRef<Operation *> Ops, size_t I,
-                     llvm::DenseSet<Operation *> &Gone) {
+  Operation *tryFuse(rewrite::LegalityOnDemand &L, ArrayRef<Operation *> Ops,
+                     size_t I, llvm::DenseSet<Operation *> &Gone) {
     static const Fusion Table[] = {
         {"v_lshlrev_b32", "v_add_u32", "v_lshl_add_u32", Fusion::ShiftThen},
         {"v_add_u32", "v_add_u32", "v_add3_u32", Fusion::BinThen},
@@ -301,7 +282,7 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
         return nullptr; // e.g. the constant bus does not allow it
       std::string What = "fused " + C.describe(P) + " and " + C.describe(Q) +
                          " into " + Text;
-      Legality::Transaction T(L.Get());
+      Legality::Transaction T(L.get());
       T.erase(P);
       T.replace({Q}, {New});
       Verdict V = T.commit();
@@ -315,8 +296,8 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
     return nullptr;
   }
 
-  bool tryDuplicate(LazyLegality &L, ArrayRef<Operation *> Ops, size_t I,
-                    llvm::DenseSet<Operation *> &Gone) {
+  bool tryDuplicate(rewrite::LegalityOnDemand &L, ArrayRef<Operation *> Ops,
+                    size_t I, llvm::DenseSet<Operation *> &Gone) {
     InstInfoCache &C = L.cache();
     Operation *P = Ops[I];
     const InstInfo &PI = C.get(P);
@@ -340,7 +321,7 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
       if (QI.Kind == OpKind::Inst && getOriginalBytes(Q) == Bytes) {
         std::string What = "deleted " + C.describe(Q) + ", a repeat of " +
                            C.describe(P);
-        Legality::Transaction T(L.Get());
+        Legality::Transaction T(L.get());
         T.eraseRedundant(Q, P);
         Verdict V = T.commit();
         note(What, V);

@@ -15,6 +15,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 
 namespace asmevo::rewrite {
@@ -30,6 +31,30 @@ std::string functionName(mlir::Operation *Fn);
 /// The target of Fn's code object; null after an error on Fn that names
 /// Pass (the pass then signals failure).
 TargetInfo *targetInfoOrError(mlir::Operation *Fn, llvm::StringRef Pass);
+
+/// A function's Legality, built on first use: its baseline (the whole
+/// function's waits and hazards) costs more than looking for candidates,
+/// and most functions have none.
+class LegalityOnDemand {
+public:
+  LegalityOnDemand(mlir::Operation *Fn, InstInfoCache &Cache,
+                   const PcrelReferences &Refs)
+      : Fn(Fn), Cache(Cache), Refs(Refs) {}
+  InstInfoCache &cache() { return Cache; }
+  Legality &get() {
+    if (!L) {
+      L.emplace(Fn, Cache);
+      L->setPcrelReferences(Refs);
+    }
+    return *L;
+  }
+
+private:
+  mlir::Operation *Fn;
+  InstInfoCache &Cache;
+  const PcrelReferences &Refs;
+  std::optional<Legality> L;
+};
 
 /// A detached amdgcn.inst assembled from "mnemonic operands"; null with
 /// Err set when the text does not assemble.
