@@ -151,10 +151,19 @@ static bool collidesWithEmulator(uint64_t Lo, uint64_t Hi) {
 }
 
 static Expected<TestInput> specInput(const KernelInfo &K, StringRef Path,
-                                     uint64_t Guard) {
+                                     uint64_t Guard, StringRef ExecName) {
   auto S = loadSpec(Path, K);
   if (!S)
     return S.takeError();
+  if (S->MemoryPointers && ExecName != "emulator")
+    return createStringError(
+        (Path +
+         ": the spec stores pointers in memory (\"pointers\" on a "
+         "buffer or region); the " +
+         ExecName +
+         " executor places buffers at its own addresses and does not "
+         "relocate pointers inside them")
+            .str());
   TestInput In;
   In.From = TestInput::Spec;
   In.PoisonSeed = 0x5bec0000ull ^ std::hash<std::string>()(Path.str());
@@ -189,6 +198,28 @@ static Expected<TestInput> specInput(const KernelInfo &K, StringRef Path,
     F.Arg = B.ArgIndex;
     F.Pointer = Addr;
     In.Footprints.push_back(F);
+  }
+  // Extra regions, reached through pointers the spec stored: guarded and
+  // compared whole like argument buffers (no argument: offsets are from the
+  // region's start).
+  for (SpecRegion &SR : S->Regions) {
+    MemRegion G1, R, G2;
+    G1.Base = SR.Address - Guard;
+    G1.Size = Guard;
+    G1.K = MemRegion::Guard;
+    G1.Perms = 0;
+    G1.Name = "region " + SR.Name + " guard before";
+    R.Base = SR.Address;
+    R.Size = SR.Data.size();
+    R.Perms = SR.ReadOnly ? emu::PermRead : emu::PermRW;
+    R.Name = "region " + SR.Name;
+    R.Data = std::move(SR.Data);
+    G2 = G1;
+    G2.Base = SR.Address + std::max<uint64_t>(R.Size, 1);
+    G2.Name = "region " + SR.Name + " guard after";
+    In.Image.Regions.push_back(std::move(G1));
+    In.Image.Regions.push_back(std::move(R));
+    In.Image.Regions.push_back(std::move(G2));
   }
   return In;
 }
@@ -321,7 +352,7 @@ Reference::create(ArrayRef<uint8_t> K0Bytes, StringRef Kernel,
   }
 
   for (const std::string &S : Opts.Specs) {
-    auto In = specInput(*I.Kernel, S, Opts.Tier1.GuardBytes);
+    auto In = specInput(*I.Kernel, S, Opts.Tier1.GuardBytes, I.Exec->name());
     if (!In && Opts.DropFailingSpecs) {
       // A spec matched by name that does not fit the kernel (argument
       // count or sizes): reported, the kernel keeps its other inputs.

@@ -3,6 +3,8 @@
 #include "asmevo/Verify/Spec.h"
 #include "asmevo/CodeObject/CodeObject.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -140,6 +142,190 @@ static Error indexFill(StringRef Fill, std::vector<uint8_t> &Data) {
   return bad("unknown index fill '" + KindName + "'");
 }
 
+using Patches = std::vector<std::pair<uint64_t, uint64_t>>; // [lo, hi)
+
+/// The bytes of a buffer argument or an extra region: "buffer" (a file) or
+/// "buffer_size" with "fill", then "patch". The patched byte intervals go
+/// to Patched: a pointer may not overlap them.
+static Error parseContents(const json::Object *O, StringRef SpecDir,
+                           std::vector<uint8_t> &Data, Patches &Patched) {
+  auto fail = [](const Twine &Msg) { return createStringError(Msg.str()); };
+  if (auto F = O->getString("buffer")) {
+    SmallString<256> P(*F);
+    if (!sys::path::is_absolute(P) && !SpecDir.empty())
+      P = (SpecDir + "/" + *F).str();
+    auto Buf = MemoryBuffer::getFile(P);
+    if (!Buf)
+      return fail("cannot read " + P);
+    Data.assign((*Buf)->getBufferStart(), (*Buf)->getBufferEnd());
+  } else {
+    auto N = O->getInteger("buffer_size");
+    if (!N || *N < 0 || *N > (int64_t(1) << 36))
+      return fail("bad buffer_size");
+    Data.assign(size_t(*N), 0);
+    StringRef Fill = O->getString("fill").value_or("zero");
+    if (Fill.consume_front("random:")) {
+      uint64_t Seed;
+      if (Fill.getAsInteger(10, Seed))
+        return fail("bad random seed");
+      std::mt19937_64 G(Seed);
+      for (auto &X : Data)
+        X = uint8_t(G());
+    } else if (Fill.starts_with("int-f32:") || Fill.starts_with("int-f16:") ||
+               Fill.starts_with("int-f64:")) {
+      // Small integers (-3..3) as floats: sums of products stay exact in
+      // any order, so a host reference can check a GEMM bit for bit.
+      // f32/f64 take an optional range SEED:LO:HI (e.g. 1:3, no zeros:
+      // a divisor, a pivot).
+      StringRef Kind = Fill.take_front(7);
+      auto [SeedS, Range] = Fill.drop_front(8).split(':');
+      uint64_t Seed;
+      int64_t Lo = -3, Hi = 3;
+      if (SeedS.getAsInteger(10, Seed))
+        return fail("bad seed in " + Fill);
+      if (!Range.empty()) {
+        auto [LoS, HiS] = Range.split(':');
+        if (Kind == "int-f16" || LoS.getAsInteger(10, Lo) ||
+            HiS.getAsInteger(10, Hi) || Lo > Hi || Lo < -(1 << 20) ||
+            Hi > (1 << 20))
+          return fail(Fill + ": the range is LO:HI with "
+                             "|LO|, |HI| <= 2^20 (f32, f64)");
+      }
+      std::mt19937_64 G(Seed);
+      // f16 encodings of 0, 1, 2, 3 (sign bit 0x8000).
+      static const uint16_t Half[] = {0x0000, 0x3c00, 0x4000, 0x4200};
+      size_t Elt = Kind == "int-f16" ? 2 : Kind == "int-f32" ? 4 : 8;
+      for (size_t Off = 0; Off + Elt <= Data.size(); Off += Elt) {
+        // The same stream as before for -3..3 (bench/ specs rely on it).
+        int V = int(int64_t(G() % uint64_t(Hi - Lo + 1)) + Lo);
+        if (Elt == 2) {
+          uint16_t H = Half[V < 0 ? -V : V] | (V < 0 ? 0x8000 : 0);
+          std::memcpy(&Data[Off], &H, 2);
+        } else if (Elt == 4) {
+          float F = float(V);
+          std::memcpy(&Data[Off], &F, 4);
+        } else {
+          double D = double(V);
+          std::memcpy(&Data[Off], &D, 8);
+        }
+      }
+    } else if (Fill.starts_with("index-i") || Fill.starts_with("arith-i") ||
+               Fill.starts_with("cols-i")) {
+      if (Error E = indexFill(Fill, Data))
+        return E;
+    } else if (Fill != "zero") {
+      return fail("fill must be zero, random:SEED, "
+                  "int-f32/int-f64:SEED[:LO:HI], int-f16:SEED, "
+                  "index-iW:SEED:N, arith-iW:START:STEP[:REPEAT] "
+                  "or cols-iW:SEED:N:RUN[:BASE] (W = 32 or 64)");
+    }
+  }
+  // Bytes set after the fill: a single zero pivot, a sentinel, an
+  // initial value the caller would have written (docs/run-spec.md).
+  if (const json::Value *PV = O->get("patch")) {
+    const json::Array *PA = PV->getAsArray();
+    if (!PA)
+      return fail("\"patch\" must be an array of {\"offset\": N, "
+                  "\"bytes\": \"hex\"}");
+    for (const json::Value &E : *PA) {
+      const json::Object *PO = E.getAsObject();
+      auto POff = PO ? PO->getInteger("offset") : std::nullopt;
+      auto PHex = PO ? PO->getString("bytes") : std::nullopt;
+      if (!POff || !PHex || *POff < 0)
+        return fail("a patch needs \"offset\" (>= 0) and \"bytes\" "
+                    "(hex)");
+      auto PB = hexBytes(*PHex);
+      if (!PB)
+        return fail("patch: " + toString(PB.takeError()));
+      if (uint64_t(*POff) + PB->size() > Data.size())
+        return fail(formatv("patch at offset {0} of {1} bytes ends past "
+                            "the buffer ({2} bytes)",
+                            *POff, PB->size(), Data.size()));
+      std::memcpy(Data.data() + *POff, PB->data(), PB->size());
+      Patched.push_back({uint64_t(*POff), uint64_t(*POff) + PB->size()});
+    }
+  }
+  return Error::success();
+}
+
+/// One entry of a "pointers" array: 8 bytes at offset At of a buffer, a
+/// region or a by-value argument get the address of argument buffer or
+/// region To plus Plus. Resolved once every buffer and region is known.
+struct PendingPointer {
+  enum DestKind { ArgBuffer, Region, Kernarg } Dest;
+  size_t Index; // into DispatchSpec::Buffers / Regions (unused: Kernarg)
+  uint64_t At;  // byte offset in the destination (the kernarg: absolute)
+  std::string Where;
+  const json::Value *To;
+  int64_t Plus;
+};
+
+/// Reads O's "pointers" (if any) for a destination of Size bytes whose
+/// first byte is at Base of the destination (a by-value argument's kernarg
+/// offset, else 0).
+static Error parsePointers(const json::Object &O, StringRef Where,
+                           uint64_t Size, const Patches &Patched,
+                           PendingPointer::DestKind Dest, size_t Index,
+                           std::vector<PendingPointer> &Pending,
+                           uint64_t Base = 0) {
+  const json::Value *V = O.get("pointers");
+  if (!V)
+    return Error::success();
+  const json::Array *A = V->getAsArray();
+  if (!A)
+    return createStringError((Where + ": \"pointers\" must be an array of "
+                                      "{\"offset\": N, \"to\": ARG or "
+                                      "\"REGION\", \"plus\": M}")
+                                 .str());
+  std::vector<std::pair<uint64_t, size_t>> Seen; // offset, entry
+  for (size_t K = 0; K < A->size(); ++K) {
+    std::string W = formatv("{0}: pointers[{1}]", Where, K).str();
+    const json::Object *P = (*A)[K].getAsObject();
+    auto Off = P ? P->getInteger("offset") : std::nullopt;
+    const json::Value *To = P ? P->get("to") : nullptr;
+    if (!Off || *Off < 0 || !To || (!To->getAsInteger() && !To->getAsString()))
+      return createStringError(W + ": needs \"offset\" (>= 0) and \"to\" (an "
+                                   "argument index or a region name)");
+    int64_t Plus = 0;
+    if (const json::Value *PV = P->get("plus")) {
+      auto PI = PV->getAsInteger();
+      if (!PI)
+        return createStringError(W + ": \"plus\" must be an integer");
+      Plus = *PI;
+    }
+    uint64_t O8 = uint64_t(*Off);
+    if (O8 + 8 > Size)
+      return createStringError(
+          formatv("{0}: the 8-byte pointer at offset {1} ends past the {2} "
+                  "bytes it is written into",
+                  W, O8, Size)
+              .str());
+    for (auto [Lo, Hi] : Patched)
+      if (O8 < Hi && Lo < O8 + 8)
+        return createStringError(
+            formatv("{0}: the pointer at offset {1} overlaps the patch of "
+                    "bytes [{2}, {3})",
+                    W, O8, Lo, Hi)
+                .str());
+    for (auto [SO, SK] : Seen)
+      if (O8 < SO + 8 && SO < O8 + 8)
+        return createStringError(
+            formatv("{0}: the pointer at offset {1} overlaps pointers[{2}] at "
+                    "offset {3}",
+                    W, O8, SK, SO)
+                .str());
+    Seen.push_back({O8, K});
+    Pending.push_back({Dest, Index, Base + O8, W, To, Plus});
+  }
+  return Error::success();
+}
+
+static bool validRegionName(StringRef N) {
+  return !N.empty() && llvm::all_of(N, [](char C) {
+    return isAlnum(C) || C == '_' || C == '-' || C == '.';
+  });
+}
+
 Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
                                  StringRef SpecDir, StringRef SpecPath) {
   auto err = [&](const Twine &Msg) -> Error {
@@ -180,6 +366,7 @@ Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
                        NArgs, K.Name, Explicit.size()));
 
   D.Kernarg.assign(K.Meta->KernargSegmentSize, 0);
+  std::vector<PendingPointer> Pending;
   uint32_t DynLdsOffset = K.KD.GroupSegmentFixedSize;
   for (size_t I = 0; I < NArgs; ++I) {
     const KernelArgMetadata &A = *Explicit[I];
@@ -200,6 +387,9 @@ Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
                          "({4})",
                          Where, Kind, A.Name, A.Size, A.ValueKind));
     };
+    if (O->get("pointers") &&
+        !(O->get("buffer") || O->get("buffer_size") || O->get("bytes")))
+      return err(Where + ": \"pointers\" needs a buffer or \"bytes\"");
     if (O->get("buffer") || O->get("buffer_size")) {
       // A pointer passed by value (Tensile's assembly kernels declare
       // AddressA... as by_value u64) takes a buffer as well: the entry says
@@ -212,102 +402,13 @@ Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
       SpecBuffer B;
       B.ArgIndex = unsigned(I);
       B.KernargOffset = A.Offset;
-      if (auto F = O->getString("buffer")) {
-        SmallString<256> P(*F);
-        if (!sys::path::is_absolute(P) && !SpecDir.empty())
-          P = (SpecDir + "/" + *F).str();
-        auto Buf = MemoryBuffer::getFile(P);
-        if (!Buf)
-          return err(Where + ": cannot read " + P);
-        B.Data.assign((*Buf)->getBufferStart(), (*Buf)->getBufferEnd());
-      } else {
-        auto N = O->getInteger("buffer_size");
-        if (!N || *N < 0 || *N > (int64_t(1) << 36))
-          return err(Where + ": bad buffer_size");
-        B.Data.assign(size_t(*N), 0);
-        StringRef Fill = O->getString("fill").value_or("zero");
-        if (Fill.consume_front("random:")) {
-          uint64_t Seed;
-          if (Fill.getAsInteger(10, Seed))
-            return err(Where + ": bad random seed");
-          std::mt19937_64 G(Seed);
-          for (auto &X : B.Data)
-            X = uint8_t(G());
-        } else if (Fill.starts_with("int-f32:") ||
-                   Fill.starts_with("int-f16:") ||
-                   Fill.starts_with("int-f64:")) {
-          // Small integers (-3..3) as floats: sums of products stay exact in
-          // any order, so a host reference can check a GEMM bit for bit.
-          // f32/f64 take an optional range SEED:LO:HI (e.g. 1:3, no zeros:
-          // a divisor, a pivot).
-          StringRef Kind = Fill.take_front(7);
-          auto [SeedS, Range] = Fill.drop_front(8).split(':');
-          uint64_t Seed;
-          int64_t Lo = -3, Hi = 3;
-          if (SeedS.getAsInteger(10, Seed))
-            return err(Where + ": bad seed in " + Fill);
-          if (!Range.empty()) {
-            auto [LoS, HiS] = Range.split(':');
-            if (Kind == "int-f16" || LoS.getAsInteger(10, Lo) ||
-                HiS.getAsInteger(10, Hi) || Lo > Hi || Lo < -(1 << 20) ||
-                Hi > (1 << 20))
-              return err(Where + ": " + Fill +
-                         ": the range is LO:HI with "
-                         "|LO|, |HI| <= 2^20 (f32, f64)");
-          }
-          std::mt19937_64 G(Seed);
-          // f16 encodings of 0, 1, 2, 3 (sign bit 0x8000).
-          static const uint16_t Half[] = {0x0000, 0x3c00, 0x4000, 0x4200};
-          size_t Elt = Kind == "int-f16" ? 2 : Kind == "int-f32" ? 4 : 8;
-          for (size_t Off = 0; Off + Elt <= B.Data.size(); Off += Elt) {
-            // The same stream as before for -3..3 (bench/ specs rely on it).
-            int V = int(int64_t(G() % uint64_t(Hi - Lo + 1)) + Lo);
-            if (Elt == 2) {
-              uint16_t H = Half[V < 0 ? -V : V] | (V < 0 ? 0x8000 : 0);
-              std::memcpy(&B.Data[Off], &H, 2);
-            } else if (Elt == 4) {
-              float F = float(V);
-              std::memcpy(&B.Data[Off], &F, 4);
-            } else {
-              double D = double(V);
-              std::memcpy(&B.Data[Off], &D, 8);
-            }
-          }
-        } else if (Fill.starts_with("index-i") || Fill.starts_with("arith-i") ||
-                   Fill.starts_with("cols-i")) {
-          if (Error E = indexFill(Fill, B.Data))
-            return err(Where + ": " + toString(std::move(E)));
-        } else if (Fill != "zero") {
-          return err(Where + ": fill must be zero, random:SEED, "
-                             "int-f32/int-f64:SEED[:LO:HI], int-f16:SEED, "
-                             "index-iW:SEED:N, arith-iW:START:STEP[:REPEAT] "
-                             "or cols-iW:SEED:N:RUN[:BASE] (W = 32 or 64)");
-        }
-      }
-      // Bytes set after the fill: a single zero pivot, a sentinel, an
-      // initial value the caller would have written (docs/run-spec.md).
-      if (const json::Value *PV = O->get("patch")) {
-        const json::Array *PA = PV->getAsArray();
-        if (!PA)
-          return err(Where + ": \"patch\" must be an array of {\"offset\": "
-                             "N, \"bytes\": \"hex\"}");
-        for (const json::Value &E : *PA) {
-          const json::Object *PO = E.getAsObject();
-          auto POff = PO ? PO->getInteger("offset") : std::nullopt;
-          auto PHex = PO ? PO->getString("bytes") : std::nullopt;
-          if (!POff || !PHex || *POff < 0)
-            return err(Where + ": a patch needs \"offset\" (>= 0) and "
-                               "\"bytes\" (hex)");
-          auto PB = hexBytes(*PHex);
-          if (!PB)
-            return err(Where + ": patch: " + toString(PB.takeError()));
-          if (uint64_t(*POff) + PB->size() > B.Data.size())
-            return err(Where + formatv(": patch at offset {0} of {1} bytes "
-                                       "ends past the buffer ({2} bytes)",
-                                       *POff, PB->size(), B.Data.size()));
-          std::memcpy(B.Data.data() + *POff, PB->data(), PB->size());
-        }
-      }
+      Patches Patched;
+      if (Error E = parseContents(O, SpecDir, B.Data, Patched))
+        return err(Where + ": " + toString(std::move(E)));
+      if (Error E = parsePointers(*O, Where, B.Data.size(), Patched,
+                                  PendingPointer::ArgBuffer, Out.Buffers.size(),
+                                  Pending))
+        return err(toString(std::move(E)));
       B.ReadOnly = O->getBoolean("readonly").value_or(false);
       if (const json::Value *OV = O->get("pointer_offset")) {
         auto Off = OV->getAsInteger();
@@ -343,6 +444,12 @@ Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
         return err(Where + ": " + toString(B.takeError()));
       if (!putBytes(B->data(), B->size()))
         return sizeError("bytes");
+      // A struct passed by value that holds device pointers (rocPRIM's
+      // onesweep arguments).
+      if (Error E =
+              parsePointers(*O, Where, B->size(), {}, PendingPointer::Kernarg,
+                            0, Pending, A.Offset))
+        return err(toString(std::move(E)));
       continue;
     }
     bool Done = false;
@@ -386,6 +493,99 @@ Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
   }
   if (D.DynamicLds > 65536)
     return err("dynamic LDS larger than 64 KiB");
+
+  // Extra regions: memory that is no argument, reached through pointers.
+  if (const json::Value *RV = Spec->get("regions")) {
+    const json::Object *RO = RV->getAsObject();
+    if (!RO)
+      return err("\"regions\" must be an object of NAME: {\"buffer_size\": "
+                 "N, ...}");
+    std::vector<StringRef> Names;
+    for (const auto &KV : *RO)
+      Names.push_back(KV.first);
+    llvm::sort(Names);
+    if (Names.size() > MaxSpecRegions)
+      return err(
+          formatv("{0} regions, at most {1}", Names.size(), MaxSpecRegions));
+    if (!Names.empty() && NArgs > MaxSpecArgsWithRegions)
+      return err(formatv("regions with {0} explicit arguments: the argument "
+                         "buffers would reach the regions' addresses (at "
+                         "most {1})",
+                         NArgs, MaxSpecArgsWithRegions));
+    for (StringRef N : Names) {
+      std::string Where = ("regions." + N).str();
+      if (!validRegionName(N))
+        return err(Where + ": a region name is letters, digits, '_', '-' "
+                           "and '.'");
+      const json::Object *O = RO->getObject(N);
+      if (!O)
+        return err(Where + " must be an object");
+      if (!O->get("buffer") && !O->get("buffer_size"))
+        return err(Where + ": needs \"buffer\" or \"buffer_size\"");
+      if (O->get("pointer_offset"))
+        return err(Where + ": a region has no \"pointer_offset\" (a pointer "
+                           "to it says \"plus\")");
+      SpecRegion R;
+      R.Name = N.str();
+      R.Address = specRegionAddress(unsigned(Out.Regions.size()));
+      Patches Patched;
+      if (Error E = parseContents(O, SpecDir, R.Data, Patched))
+        return err(Where + ": " + toString(std::move(E)));
+      if (Error E = parsePointers(*O, Where, R.Data.size(), Patched,
+                                  PendingPointer::Region, Out.Regions.size(),
+                                  Pending))
+        return err(toString(std::move(E)));
+      R.ReadOnly = O->getBoolean("readonly").value_or(false);
+      Out.Regions.push_back(std::move(R));
+    }
+  }
+
+  // Pointers: every target is known now.
+  for (const PendingPointer &P : Pending) {
+    uint64_t Target = 0, TargetSize = 0;
+    if (auto I = P.To->getAsInteger()) {
+      auto B = llvm::find_if(Out.Buffers, [&](const SpecBuffer &B) {
+        return int64_t(B.ArgIndex) == *I;
+      });
+      if (B == Out.Buffers.end())
+        return err(formatv("{0}: \"to\": {1} is not a buffer argument (an "
+                           "index of args whose entry is a buffer)",
+                           P.Where, *I));
+      Target = specBufferAddress(B->ArgIndex);
+      TargetSize = B->Data.size();
+    } else {
+      StringRef N = *P.To->getAsString();
+      auto R = llvm::find_if(Out.Regions,
+                             [&](const SpecRegion &R) { return R.Name == N; });
+      if (R == Out.Regions.end()) {
+        std::string Known;
+        for (const SpecRegion &X : Out.Regions)
+          Known += (Known.empty() ? "" : ", ") + X.Name;
+        return err(P.Where + ": \"to\": unknown region '" + N + "' (" +
+                   (Known.empty() ? "the spec has no \"regions\""
+                                  : "regions: " + Known) +
+                   ")");
+      }
+      Target = R->Address;
+      TargetSize = R->Data.size();
+    }
+    if (P.Plus < 0 || uint64_t(P.Plus) > TargetSize)
+      return err(formatv("{0}: \"plus\" must be a byte offset in 0..{1} "
+                         "(the target's size)",
+                         P.Where, TargetSize));
+    uint64_t V = Target + uint64_t(P.Plus);
+    uint8_t *Dst;
+    if (P.Dest == PendingPointer::Kernarg) {
+      Dst = D.Kernarg.data() + P.At;
+    } else {
+      Dst = (P.Dest == PendingPointer::ArgBuffer ? Out.Buffers[P.Index].Data
+                                                 : Out.Regions[P.Index].Data)
+                .data() +
+            P.At;
+      ++Out.MemoryPointers;
+    }
+    std::memcpy(Dst, &V, 8);
+  }
   return Out;
 }
 
@@ -413,6 +613,17 @@ Error mapSpecBuffers(DispatchSpec &Spec, emu::Memory &Mem) {
       Spec.Launch.Kernarg.resize(B.KernargOffset + 8);
     uint64_t Ptr = specBufferPointer(B);
     std::memcpy(Spec.Launch.Kernarg.data() + B.KernargOffset, &Ptr, 8);
+  }
+  for (SpecRegion &SR : Spec.Regions) {
+    auto R =
+        Mem.map(SR.Address, SR.Data.size(),
+                SR.ReadOnly ? emu::PermRead : emu::PermRW, "region " + SR.Name);
+    if (!R)
+      return R.takeError();
+    if (!SR.Data.empty())
+      std::memcpy((*R)->Data.data(), SR.Data.data(), SR.Data.size());
+    else
+      (*R)->Size = 0;
   }
   return Error::success();
 }

@@ -201,6 +201,12 @@ static int runOnHip(const CodeObject &CO, const KernelInfo &K,
                     verify::DispatchSpec &Spec) {
   if (TimeIt && Reps == 0)
     return usageError("--reps must be at least 1");
+  if (Spec.MemoryPointers)
+    return usageError(Spec.Name +
+                      ": the spec stores pointers in memory (\"pointers\" on "
+                      "a buffer or region); the HIP executor places buffers "
+                      "at its own addresses and does not relocate pointers "
+                      "inside them");
   verify::DispatchImage Img;
   Img.CodeObject = CO.image();
   Img.Kernel = K.Name;
@@ -225,6 +231,15 @@ static int runOnHip(const CodeObject &CO, const KernelInfo &K,
     R.Data = B.Data;
     Img.Regions.push_back(std::move(R));
   }
+  for (const verify::SpecRegion &SR : Spec.Regions) {
+    verify::MemRegion R;
+    R.Base = SR.Address;
+    R.Size = SR.Data.size();
+    R.Perms = SR.ReadOnly ? PermRead : PermRW;
+    R.Name = "region " + SR.Name;
+    R.Data = SR.Data;
+    Img.Regions.push_back(std::move(R));
+  }
   verify::HipExecutorOptions HO;
   HO.Runtime = HipRuntime;
   auto Exec = verify::createHipExecutor(HO);
@@ -244,9 +259,13 @@ static int runOnHip(const CodeObject &CO, const KernelInfo &K,
     if (std::error_code EC = sys::fs::create_directories(OutDir))
       return usageError("cannot create " + OutDir + ": " + EC.message());
     for (const verify::MemRegion &M : R->Regions) {
-      if (M.Arg < 0 || M.K != verify::MemRegion::Buffer)
+      StringRef RName = M.Name;
+      if (M.K != verify::MemRegion::Buffer ||
+          (M.Arg < 0 && !RName.consume_front("region ")))
         continue;
-      std::string P = formatv("{0}/arg{1}.bin", OutDir, M.Arg).str();
+      std::string P = M.Arg >= 0
+                          ? formatv("{0}/arg{1}.bin", OutDir, M.Arg).str()
+                          : formatv("{0}/region-{1}.bin", OutDir, RName).str();
       std::error_code EC;
       raw_fd_ostream OS(P, EC);
       if (EC)
@@ -327,6 +346,14 @@ int main(int argc, char **argv) {
         return usageError("cannot write " + P);
       OS.write(reinterpret_cast<const char *>(B.Data.data()), B.Data.size());
     }
+    for (const verify::SpecRegion &SR : Spec.Regions) {
+      std::string P = formatv("{0}/region-{1}.bin", InputsDir, SR.Name).str();
+      std::error_code EC;
+      raw_fd_ostream OS(P, EC);
+      if (EC)
+        return usageError("cannot write " + P);
+      OS.write(reinterpret_cast<const char *>(SR.Data.data()), SR.Data.size());
+    }
   }
 
   if (ExecutorName == "hip")
@@ -370,6 +397,15 @@ int main(int argc, char **argv) {
       R.Before = B.Data;
       Cap.Regions.push_back(std::move(R));
     }
+    for (const verify::SpecRegion &SR : Spec.Regions) {
+      verify::CaptureRegion R;
+      R.Address = SR.Address;
+      R.Size = SR.Data.size();
+      R.Writable = !SR.ReadOnly;
+      R.Name = "region " + SR.Name;
+      R.Before = SR.Data;
+      Cap.Regions.push_back(std::move(R));
+    }
   }
 
   RunOptions RO;
@@ -398,6 +434,17 @@ int main(int argc, char **argv) {
       Region *Reg = Mem.at(verify::specBufferAddress(B.ArgIndex));
       if (Reg && !B.Data.empty())
         OS.write(reinterpret_cast<const char *>(Reg->Data.data()), B.Data.size());
+    }
+    for (const verify::SpecRegion &SR : Spec.Regions) {
+      std::string P = formatv("{0}/region-{1}.bin", OutDir, SR.Name).str();
+      std::error_code EC;
+      raw_fd_ostream OS(P, EC);
+      if (EC)
+        return usageError("cannot write " + P);
+      Region *Reg = Mem.at(SR.Address);
+      if (Reg && !SR.Data.empty())
+        OS.write(reinterpret_cast<const char *>(Reg->Data.data()),
+                 SR.Data.size());
     }
   }
   if (!CapturePath.empty()) {

@@ -402,6 +402,128 @@ TEST(Spec, PointerOffset) {
   }
 }
 
+// Device pointers stored in memory: "pointers" on buffers, regions and
+// by-value bytes (docs/run-spec.md, "Pointers in memory").
+TEST(Spec, PointersAndRegions) {
+  auto CO = CodeObject::load(test::testKernel("spec_pointers-gfx942-v6.hsaco"));
+  ASSERT_TRUE(bool(CO));
+  const KernelInfo *Diff = (*CO)->kernel("diff_ptrs");
+  const KernelInfo *Struct = (*CO)->kernel("struct_scale");
+  ASSERT_TRUE(Diff && Struct);
+  auto load64 = [](const std::vector<uint8_t> &B, size_t Off) {
+    uint64_t V;
+    std::memcpy(&V, B.data() + Off, 8);
+    return V;
+  };
+  // diff_ptrs(int n, const float *const *x, float *y): x holds two
+  // pointers, to region "b" and 4 bytes into region "a"; "b" points back to
+  // argument 2.
+  auto S = parseSpec(R"({"workgroups":[1],"workgroup_size":[64],"args":[
+      {"i32":4},
+      {"buffer_size":16,"fill":"random:3",
+       "pointers":[{"offset":0,"to":"b"},{"offset":8,"to":"a","plus":4}]},
+      {"buffer_size":16}],
+      "regions":{"b":{"buffer_size":16,"pointers":[{"offset":8,"to":2}]},
+                 "a":{"buffer_size":32,"fill":"int-f32:1","readonly":true}}})",
+                     *Diff, "", "s.json");
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  ASSERT_EQ(S->Regions.size(), 2u);
+  EXPECT_EQ(S->Regions[0].Name, "a"); // sorted by name
+  EXPECT_EQ(S->Regions[0].Address, specRegionAddress(0));
+  EXPECT_TRUE(S->Regions[0].ReadOnly);
+  EXPECT_EQ(S->Regions[1].Address, specRegionAddress(1));
+  EXPECT_EQ(S->MemoryPointers, 3u);
+  EXPECT_EQ(load64(S->Buffers[0].Data, 0), specRegionAddress(1));
+  EXPECT_EQ(load64(S->Buffers[0].Data, 8), specRegionAddress(0) + 4);
+  EXPECT_EQ(load64(S->Regions[1].Data, 8), specBufferAddress(2));
+  EXPECT_EQ(load64(S->Regions[1].Data, 0), 0u);
+  // Far from every argument buffer, and mapped.
+  EXPECT_GE(specRegionAddress(0),
+            specBufferAddress(MaxSpecArgsWithRegions - 1) + 0x1000000000ull);
+  emu::Memory Mem;
+  ASSERT_FALSE(bool(mapSpecBuffers(*S, Mem)));
+  emu::Region *RA = Mem.at(specRegionAddress(0));
+  ASSERT_TRUE(RA);
+  EXPECT_EQ(RA->Data, S->Regions[0].Data);
+
+  // struct_scale({const float *in; float *out; int n; float scale;}): the
+  // struct's pointers go into the kernarg; nothing is stored in memory.
+  auto T = parseSpec(R"({"workgroups":[1],"workgroup_size":[64],"args":[
+      {"bytes":"000000000000000000000000000000002000000000000040",
+       "pointers":[{"offset":0,"to":"in"},{"offset":8,"to":"out"}]}],
+      "regions":{"in":{"buffer_size":128},"out":{"buffer_size":128}}})",
+                     *Struct, "", "t.json");
+  ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
+  EXPECT_EQ(T->MemoryPointers, 0u);
+  EXPECT_EQ(load64(T->Launch.Kernarg, 0), specRegionAddress(0));
+  EXPECT_EQ(load64(T->Launch.Kernarg, 8), specRegionAddress(1));
+  EXPECT_EQ(T->Launch.Kernarg[16], 0x20);
+
+  // Bad input: each a clear error naming the spec and the entry.
+  const char *Head = R"({"workgroups":[1],"workgroup_size":[64],"args":[)";
+  struct Case {
+    const char *Args, *Regions, *Message;
+  } Cases[] = {
+      {R"({"i32":4},{"buffer_size":16,"pointers":[{"offset":0,"to":"zz"}]},{"buffer_size":4})",
+       R"({"a":{"buffer_size":4}})",
+       "bad.json: args[1]: pointers[0]: \"to\": unknown region 'zz' (regions: "
+       "a)"},
+      {R"({"i32":4},{"buffer_size":16,"pointers":[{"offset":0,"to":"zz"}]},{"buffer_size":4})",
+       nullptr, "unknown region 'zz' (the spec has no \"regions\")"},
+      {R"({"i32":4},{"buffer_size":16,"pointers":[{"offset":0,"to":0}]},{"buffer_size":4})",
+       nullptr, "args[1]: pointers[0]: \"to\": 0 is not a buffer argument"},
+      {R"({"i32":4},{"buffer_size":16,"pointers":[{"offset":9,"to":2}]},{"buffer_size":4})",
+       nullptr,
+       "args[1]: pointers[0]: the 8-byte pointer at offset 9 ends past the 16 "
+       "bytes"},
+      {R"({"i32":4},{"buffer_size":16,"patch":[{"offset":6,"bytes":"0000"}],"pointers":[{"offset":0,"to":2}]},{"buffer_size":4})",
+       nullptr,
+       "pointers[0]: the pointer at offset 0 overlaps the patch of bytes [6, "
+       "8)"},
+      {R"({"i32":4},{"buffer_size":16,"pointers":[{"offset":0,"to":2},{"offset":4,"to":2}]},{"buffer_size":4})",
+       nullptr,
+       "pointers[1]: the pointer at offset 4 overlaps pointers[0] at offset 0"},
+      {R"({"i32":4},{"buffer_size":16,"pointers":[{"offset":0,"to":2,"plus":5}]},{"buffer_size":4})",
+       nullptr, "pointers[0]: \"plus\" must be a byte offset in 0..4"},
+      {R"({"i32":4},{"buffer_size":16,"pointers":[{"offset":0}]},{"buffer_size":4})",
+       nullptr, "pointers[0]: needs \"offset\" (>= 0) and \"to\""},
+      {R"({"i32":4,"pointers":[]},{"buffer_size":16},{"buffer_size":4})",
+       nullptr, "args[0]: \"pointers\" needs a buffer or \"bytes\""},
+      {R"({"i32":4},{"buffer_size":16},{"buffer_size":4})",
+       R"({"a/b":{"buffer_size":4}})", "regions.a/b: a region name is"},
+      {R"({"i32":4},{"buffer_size":16},{"buffer_size":4})",
+       R"({"a":{"fill":"zero"}})",
+       "regions.a: needs \"buffer\" or \"buffer_size\""},
+      {R"({"i32":4},{"buffer_size":16},{"buffer_size":4})",
+       R"({"a":{"buffer_size":8,"pointers":[{"offset":4,"to":"a"}]}})",
+       "regions.a: pointers[0]: the 8-byte pointer at offset 4 ends past"},
+      {R"({"i32":4},{"buffer_size":16},{"buffer_size":4})", R"([])",
+       "\"regions\" must be an object"},
+  };
+  for (const Case &C : Cases) {
+    std::string J =
+        std::string(Head) + C.Args + "]" +
+        (C.Regions ? std::string(",\"regions\":") + C.Regions : std::string()) +
+        "}";
+    auto Bad = parseSpec(J, *Diff, "", "bad.json");
+    ASSERT_FALSE(bool(Bad)) << J;
+    std::string Msg = llvm::toString(Bad.takeError());
+    EXPECT_NE(Msg.find(C.Message), std::string::npos) << Msg;
+    EXPECT_EQ(Msg.rfind("bad.json: ", 0), 0u) << Msg;
+  }
+  // A pointer in by-value bytes must fit the argument.
+  auto Short = parseSpec(R"({"workgroups":[1],"workgroup_size":[64],"args":[
+      {"bytes":"000000000000000000000000000000002000000000000040",
+       "pointers":[{"offset":20,"to":"in"}]}],
+      "regions":{"in":{"buffer_size":128}}})",
+                         *Struct, "", "bad.json");
+  ASSERT_FALSE(bool(Short));
+  EXPECT_NE(llvm::toString(Short.takeError())
+                .find("args[0]: pointers[0]: the 8-byte pointer at offset 20 "
+                      "ends past the 24 bytes"),
+            std::string::npos);
+}
+
 TEST(Spec, LibraryMatchesMangledAndDemangledNames) {
   llvm::SmallString<128> Dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("speclib", Dir));

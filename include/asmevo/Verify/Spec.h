@@ -35,11 +35,27 @@ struct SpecBuffer {
   uint64_t PointerOffset = 0;
 };
 
+/// A named memory region of the spec's "regions" that is not a kernel
+/// argument: reached through pointers the spec stores in other memory (an
+/// array of device pointers, a by-value struct holding pointers).
+struct SpecRegion {
+  std::string Name;
+  uint64_t Address = 0; // specRegionAddress of its rank by name
+  std::vector<uint8_t> Data;
+  bool ReadOnly = false;
+};
+
 struct DispatchSpec {
   /// Grid, workgroup, dynamic LDS and the kernarg with every explicit
-  /// argument except buffer pointers (written by mapSpecBuffers).
+  /// argument except buffer pointers (written by mapSpecBuffers). Pointers
+  /// of "pointers" entries are already in the kernarg and in the buffers'
+  /// and regions' bytes.
   emu::Dispatch Launch;
   std::vector<SpecBuffer> Buffers;
+  std::vector<SpecRegion> Regions; // sorted by name
+  /// Pointers the spec stores in buffer or region bytes (not in the
+  /// kernarg): they are only valid at the spec's own addresses.
+  unsigned MemoryPointers = 0;
   std::string Name; // the spec's file name (diagnostics)
 };
 
@@ -57,6 +73,15 @@ inline uint64_t specBufferAddress(unsigned I) {
   return 0x100000000000ull + uint64_t(I) * 0x1000000000ull;
 }
 
+/// The address of the spec's extra region of rank I (regions sorted by
+/// name), 64 GiB apart and above every argument buffer (a spec with regions
+/// has at most MaxSpecArgsWithRegions explicit arguments).
+inline uint64_t specRegionAddress(unsigned I) {
+  return 0x300000000000ull + uint64_t(I) * 0x1000000000ull;
+}
+constexpr unsigned MaxSpecArgsWithRegions = 512;
+constexpr unsigned MaxSpecRegions = 512;
+
 /// The pointer the kernel receives for B: its region's address plus B's
 /// pointer offset.
 inline uint64_t specBufferPointer(const SpecBuffer &B) {
@@ -65,7 +90,8 @@ inline uint64_t specBufferPointer(const SpecBuffer &B) {
 
 /// Maps every buffer of Spec at specBufferAddress (read-only when asked;
 /// an empty buffer is a 0-byte region: every access faults) named "arg<I>",
-/// and writes the pointers (specBufferPointer) into Spec.Launch.Kernarg.
+/// and every extra region at its Address named "region <name>", and writes
+/// the pointers (specBufferPointer) into Spec.Launch.Kernarg.
 llvm::Error mapSpecBuffers(DispatchSpec &Spec, emu::Memory &Mem);
 
 } // namespace verify
