@@ -280,12 +280,23 @@ def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
             # initial value shows through alpha * sum (beta 0); start 7 puts
             # the last column of the 59-wide split at 65
             (40, 3, 24, 7, 1, 0, True, (0.0, 0.0), 2, 'bin'),
-            (41, 3, 24, 9, 0, 1, True, (0.0, 0.0), 2, 'bin')]):
+            (41, 3, 24, 9, 0, 1, True, (0.0, 0.0), 2, 'bin'),
+            # the arrays start 64 elements into their allocations (a caller's
+            # sub-allocations): pointers whose low dwords are not 0, which
+            # the batch offsets' 64-bit arithmetic must carry
+            (64, 12, 30, 5, 0, 0, True, 0.5, 1, 'moved'),
+            # every other row empty (the others of 5 entries) and infs in B's
+            # row 0: the lanes past a row's end multiply 0 by B's row 0 (K0
+            # gives NaN there), so code that let an empty row's lanes into
+            # the loop would turn its alpha * 0 into NaN
+            (40, 5, 24, 3, 1, 0, True, (0.0, 0.0), 1, 'infB')]):
         # beta: 0 exactly (complex: 0 + 0i), and 0 + 0.5i (the real part
         # alone does not decide beta == 0)
         alpha0 = 'alpha0' in extra
         binv = 'bin' in extra
-        rep = 2 if binv else 1   # rows of R entries, or empty and R alternating
+        infb = 'infB' in extra
+        # rows of R entries, or empty and R alternating
+        rep = 2 if binv or infb else 1
         end = start + ncols
         gx = (M - 1) // (BS // WF) + 1
         nnz = M // rep * R
@@ -313,7 +324,7 @@ def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
                 ival(J.size, start), ival(J.size, end), ival(J.size, M),
                 ival(J.size, end),
                 {'i64': (M + 1) if batch > 1 else 0}, {'i64': nnz if batch > 1 else 0},
-                buf((M + 1) * batch, I.size, f'arith-i{8*I.size}:{base}:{R}' + (':2' if binv else '')),
+                buf((M + 1) * batch, I.size, f'arith-i{8*I.size}:{base}:{R}' + (':2' if rep == 2 else '')),
                 buf(nnz * batch, J.size, f'cols-i{8*J.size}:{9+v}:{K}:{R}:{base}'),
                 vals(nnz * batch, A, 23 + v),
                 buf(bsize * batch, B, 'random', 33 + v) if alpha0 else vals(bsize * batch, B, 33 + v),
@@ -322,6 +333,19 @@ def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
                 buf(csize * batch, C, C.fill, 43 + v), {'i64': ldc},
                 {'i64': csize if batch > 1 else 0},
                 {'u32': order}, {'u32': base}, {'u8': 1 if v == 1 else 0}, {'u8': 1 if v == 1 else 0}]
+        if 'moved' in extra:
+            # pad elements before each array; the row offsets' and column
+            # runs' fills start pad elements early (a multiple of R: the
+            # rows' column runs stay whole)
+            pad = 6 * R
+            for i, Ty in ((9, I), (10, J), (11, A), (12, B), (15, C)):
+                a = args[i]
+                a['buffer_size'] += pad * Ty.size
+                a['pointer_offset'] = pad * Ty.size
+            args[9]['fill'] = f'arith-i{8*I.size}:{base - R * pad}:{R}'
+        if infb and B.name in ('float', 'complex<float>', '_Float16'):
+            # (integer values: 0 * b is 0; bfloat16 has no patch helper)
+            args[12]['patch'] = special_patch(B, float('inf'), range(start, end, 4))
         if batch > 1:
             # the second batch's row offsets continue the first's: rebase them
             args[9] = buf((M + 1) * batch, I.size, f'arith-i{8*I.size}:{base}:{R}' + (':2' if binv else ''))
@@ -330,7 +354,7 @@ def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
                  'bytes': (base + R * (r // rep)).to_bytes(I.size, 'little').hex()}
                 for r in range(M + 1)]
         about = (f'CSR x dense (B row-major) columns [{start}, {end}) of C = alpha A B + beta C: '
-                 f'M={M} K={K} in rows of {R}{" after every empty row" if binv else ""} (16 lanes per row: rows longer and shorter than 16), '
+                 f'M={M} K={K} in rows of {R}{" after every empty row" if rep == 2 else ""} (16 lanes per row: rows longer and shorter than 16), '
                  + (f'alpha=0, ' if alpha0 else f'alpha=1.5 (complex: 1.5+0.25i), ' if host else
                     'alpha and beta small integers from the fills (device pointers), ')
                  + (f'beta={beta if not isinstance(beta, tuple) else ("%g+%gi (%g for real types)" % (beta[0], beta[1], beta[0]))}, '
@@ -342,6 +366,10 @@ def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
             about += '; B random bytes (not referenced when alpha = 0 and beta = 1)'
         if binv:
             about += '; A and B values 0 or 1 (bfloat16 A: zeros): sums exactly 0'
+        if 'moved' in extra:
+            about += '; row_ptr, col_ind, val, B and C start 6 R elements into their buffers'
+        if infb:
+            about += '; infs in B row 0 at columns start, start + 4, ...'
         if v == 1:
             about += '; conj_A and conj_B set (a no-op for real types)'
         write('csrmm', f'row_split_{tag}_{v}', match, about, [gx, batch], [BS], args)
@@ -1369,7 +1397,12 @@ def bsrmm_large_ext(tag, targs, I, J, A, B, C, T):
             # alpha 0 and beta 1: the kernel returns at once (C unchanged)
             (4, 4, 24, 8, True, 0, 1, 0, True, 1.0, 5),
             # beta 0 by value: C is written, never read (it holds infs)
-            (6, 3, 17, 5, False, 1, 1, 0, True, 0.0, 6)]):
+            (6, 3, 17, 5, False, 1, 1, 0, True, 0.0, 6),
+            # row-major B with a large ldb (a view into a wider matrix):
+            # the column-major address k + col * ldb the kernel also forms
+            # (and selects away by nn) is >= 4 GiB past B for the last
+            # columns, so a mix of the two addresses' dwords faults
+            (1, 1, 4096, 5, False, 0, 0, 0, True, 0.5, 7)]):
         rnd = random.Random(4000 + seed)
         # block rows of 0..3 distinct sorted block columns (one empty row)
         rows = [sorted(rnd.sample(range(kb), min(kb, rnd.choice([1, 2, 3]))))
@@ -1389,6 +1422,9 @@ def bsrmm_large_ext(tag, targs, I, J, A, B, C, T):
             files[key] = {'buffer': f'{name}.{key}.bin', 'readonly': True}
         M, K = mb * bd, kb * bd
         ldb = (K + 3) if nn else (n + 2)
+        if v == 6:
+            # B.size * (col * ldb) >= 2^32 for col >= n / 2; B is 10 MiB
+            ldb = (1 << 33) // (B.size * n)
         bsize = ldb * n if nn else ldb * K
         ldc = (M + 1) if order == 1 else (n + 3)
         csize = ldc * n if order == 1 else ldc * M
