@@ -426,7 +426,11 @@ def csrmmnn_row_split_shared(tag, targs, T, I, J, A, B, C):
             (45, 17, 30, 3, 0, 0, True, (0.0, 0.5), 1),
             # beta exactly 1 with alpha != 0 (the early return is for
             # alpha == 0 and beta == 1 together)
-            (50, 8, 40, 20, 1, 0, True, (1.0, 0.0), 2)]):
+            (50, 8, 40, 20, 1, 0, True, (1.0, 0.0), 2),
+            # beta 0 into a C of 2 batches (both orders): the second
+            # batch's stores add batch_stride_C
+            (40, 6, 20, 11, 0, 1, True, 0.0, 2),
+            (33, 7, 25, 17, 1, 0, True, 0.0, 2)]):
         gx, gy = (M - 1) // (BS // WF) + 1, (N - 1) // WF + 1
         nnz = M * R
         ldb = K + 1
