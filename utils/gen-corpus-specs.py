@@ -131,7 +131,11 @@ def coomm_seg_rem(tag, targs, T, I, A, B, C):
             (1024, 1, 1, 0, True, 130, 11, 17, 17, 8),
             (2100, 1, 0, 0, True, 40, 20, 90, 90, 16),
             (1300, 1, 1, 0, True, 25, 19, 70, 70, 16),
-            (2048, 1, 0, 0, False, 140, 12, 40, 41, 8)]):
+            (2048, 1, 0, 0, False, 140, 12, 40, 41, 8),
+            # four columns (N - colB = 4) into a column-major C: the store of
+            # column colB + 3 at (colB + 3) * ldc + row, which the row-major
+            # four-column launches above do not reach
+            (1300, 1, 1, 0, True, 140, 12, 40, 41, 8)]):
         # The host launches this WF=4 kernel for the last n % 8 columns when
         # that is 3 or 4 (n >= 8), or for n = 7 (columns 4..6): colB is a
         # multiple of 8 (or 4 for n = 7) and N - colB is 3 or 4.
@@ -141,7 +145,7 @@ def coomm_seg_rem(tag, targs, T, I, A, B, C):
         # sum takes the 64-step)
         # rows of 16 with a row-major C: rows end on the 256-entry chunk
         # edges, so thread 0 adds the carried sums of the row before
-        per_row = [9, 9, 8, 70, 65, 16][v]
+        per_row = [9, 9, 8, 70, 65, 16, 10][v]
         gx = (nnz + LOOPS * BS - 1) // (LOOPS * BS)
         ldc = (M + 1) if order == 1 else (N + 2)
         csize = ldc * N if order == 1 else ldc * M
@@ -573,7 +577,16 @@ def coomm_atomic_rem(tag, targs, T, I, A, B, C):
     for v, (nnz, R, M, K, off, N, order, base, host) in enumerate([
             (1500, 6, 260, 30, 64, 65, 1, 0, True),
             (700, 300, 4, 310, 0, 1, 0, 1, False),
-            (256, 1, 300, 7, 192, 193, 1, 0, True)]):
+            (256, 1, 300, 7, 192, 193, 1, 0, True),
+            # one partial block whose entries are all in row 0: lane 0's
+            # row (0) has the bits of the +0.0 sum of the lanes past nnz, so
+            # a scan step that lets lanes 0..j-1 compare with shared_row[-j]
+            # (shared_val's last slots) sees them equal
+            (200, 200, 3, 310, 64, 65, 1, 0, True),
+            # rows of 24 (not a block edge): a segment of 24 whose
+            # 16-aligned partial sums start 7 lanes after the segment start,
+            # so the j = 8 step's row comparison is taken on both sides
+            (1000, 24, 45, 40, 128, 129, 0, 1, False)]):
         # WF=1: the host launches it for one remainder column only: n = 1,
         # 65, 129, 193 (offset 0, 64, 128, 192) or n % 256 == 1 (n >= 256).
         gx = (nnz + BS - 1) // BS
