@@ -1,0 +1,620 @@
+#!/usr/bin/env python3
+"""Writes dispatch specs (docs/run-spec.md) for rocBLAS's Tensile GEMM kernels:
+the launches Tensile's host code makes, so that asmevo-run, asmevo-verify and
+asmevo-mutate (--spec-dir) run them on valid inputs.
+
+  utils/gen-tensile-specs.py [--out DIR] [--max-kernels N] OBJECT...
+
+For each kernel of each code object, DIR/<object>/<n>-<variant>.json, with a
+"match" anchored on the kernel's name. What the launch is, read from
+Tensile's sources (ContractionSolution.cpp generateSingleCall,
+ContractionProblem.cpp, Solution.py; nothing copied):
+
+* Index assignment from the name: Cijk (C, D: i fastest, then j, then the
+  batch k), A `Ailk` (i fastest: not transposed) or `Alik` (transposed), B
+  `Bljk` or `Bjlk` (a trailing C: conjugated, same layout). Sizes i = M,
+  j = N, k = batch, l = K. Strides from index 1 (index 0 too when the
+  metadata's Strides argument holds 3 of them: UseInitialStrides).
+* Macro tile, depth U, workgroup, WGM, GSU, StaggerU and its stride, the
+  size multiples the solution asserts (AF0EM, AF1EM, ASEM) from the name;
+  data types from the object's name (Type_SS, Type_HS_HPA, ...).
+* Assembly kernels (KLA) name their arguments in the metadata: every name
+  is mapped (Tensor2dSize* = Tensile's allocatedElementsNonBatch, Address*
+  a buffer of exactly the tensor's bytes, NumWorkGroups0/1 = tiles,
+  NumFullBlocks/WgmRemainder1/MagicNumberWgmRemainder1 as the host computes
+  them for WGM, OrigStaggerUIter as staggerUIter()); an unknown name skips
+  the kernel (said on stderr). Source kernels (KLS, the fallback objects)
+  have unnamed arguments: D, C, A, B, alpha, beta, 8 strides, 4 sizes,
+  staggerUIter, tiles 0 and 1 (the order generateSingleCall appends).
+* Launch: workgroups [tiles0, tiles1 * GSU, batch], workgroup size the
+  product of WG.
+
+Variants: "tile" (M, N two macro tiles each, K two unroll iterations,
+batch 2, packed leading dimensions, beta -1), "edge" (M, N, K not multiples
+of the tile where the asserted multiples allow, padded leading dimensions,
+beta 2), "beta0" (one tile, beta 0: the kernel's no-C path). A, B, C are
+read-only with small-integer fills (exact sums, so a host GEMM can check
+D); D holds random bytes, so a write the kernel should not make shows.
+General-batched kernels (_GB_) get arrays of batch pointers into one
+region a tensor ("pointers", "regions": docs/run-spec.md). Not generated
+(counted on stderr): GSU > 1 (needs the workspace/beta launches around it), mixed
+f8 types, kernels whose arguments are not all understood.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import struct
+import subprocess
+import sys
+
+# element bytes and the spec fill of each Tensile type letter
+TYPES = {
+    'S': (4, 'int-f32'), 'D': (8, 'int-f64'), 'C': (8, 'int-f32'),
+    'Z': (16, 'int-f64'), 'H': (2, 'int-f16'), 'B': (2, 'bf16'),
+    'I8': (1, 'int8'), 'I': (4, 'int32'), '4xi8': (4, 'int8'),
+}
+
+
+def object_types(path):
+    """(A/B type, C/D type, compute type) from TensileLibrary_Type_XY[_HPA]."""
+    m = re.search(r'Type_(4xi8|I8|[SDCZHB])(I|[SDCZHB])(_HPA)?_', path)
+    if not m:
+        return None
+    ab, cd = m.group(1), m.group(2)
+    comp = cd
+    if m.group(3):
+        comp = 'I' if cd == 'I' else 'S'
+    return ab, cd, comp
+
+
+def parse_name(name):
+    m = re.match(r'Cijk_A([a-z]+)C?_B([a-z]+)C?_', name)
+    if not m:
+        return None
+    k = {'a': m.group(1), 'b': m.group(2)}
+    def num(pat, default=None):
+        mm = re.search(pat, name)
+        if not mm:
+            return default
+        return int(mm.group(1).replace('n', '-'))
+    mt = re.search(r'_MT(\d+)x(\d+)x(\d+)_', name)
+    wg = re.search(r'_WG(\d+)_(\d+)_(\d+)', name)
+    if not mt or not wg:
+        return None
+    k['mt0'], k['mt1'], k['du'] = map(int, mt.groups())
+    k['wg'] = int(wg.group(1)) * int(wg.group(2)) * int(wg.group(3))
+    k['wgm'] = num(r'_WGM(n?\d+)', 0)
+    k['gsu'] = num(r'_GSU(\d+)_', 1)
+    k['su'] = num(r'_SU(\d+)_', 0)
+    k['sus'] = num(r'_SUS(\d+)_', 0)
+    k['af0em'] = num(r'_AF0EM(\d+)_', 1)
+    k['af1em'] = num(r'_AF1EM(\d+)_', 1)
+    k['asem'] = num(r'_ASEM(\d+)_', 1)
+    # size predicates the solution asserts (Tensile's abbreviations: a
+    # key, then entries of the index digit followed by the value, each
+    # its own "_" token): ASLT size < v, ASGT size > v, ASE size == v, ASM
+    # size % v == 0; index 0 = i (M), 1 = j (N), 2 = k (batch), 3 = l (K).
+    # ASAE/ASBE/ASCE (stride == v) other than stride 0 == 1 are refused.
+    k['pred'] = {}
+    cur = None
+    for tok in name.split('_'):
+        mm = re.fullmatch(r'(ASLT|ASGT|ASE|ASM|ASAE|ASBE|ASCE|ASDE)(\d*)', tok)
+        if mm:
+            cur = mm.group(1)
+            tok = mm.group(2)
+        elif not re.fullmatch(r'\d+', tok):
+            cur = None
+            continue
+        if cur and len(tok) >= 2:
+            k['pred'].setdefault(cur, []).append((int(tok[0]), int(tok[1:])))
+    k['gb'] = '_GB_' in name
+    k['source'] = '_KLS_' in name
+    return k
+
+
+def small_magic(x):
+    return ((1 << 31) // x + 1) & 0xffffffff
+
+
+def stagger_uiter(k, K, bpe):
+    # ContractionSolution::staggerUIter and Solution.py's _staggerStrideShift
+    su = k['su']
+    try:
+        shift = max(0, math.ceil(math.log(k['sus'] / (k['du'] * bpe), 2)))
+    except (ValueError, ZeroDivisionError):
+        shift = 0
+    iters = K // k['du'] // k['gsu']
+    while su > 1:
+        if iters >= su * (1 << shift):
+            break
+        su //= 2
+    return su - 1 if su >= 1 else su
+
+
+def wgm_args(k, t0, t1):
+    wgm = k['wgm']
+    full, rem, magic = t1, 0, 0
+    if wgm != 0:
+        if wgm > 0:
+            full, rem = t1 // wgm, t1 % wgm
+        else:
+            full, rem = t0 // -wgm, t0 % -wgm
+        if rem == 0:
+            rem = wgm
+        magic = small_magic(rem & 0xffffffff)
+    return full, rem & 0xffffffff, magic
+
+
+class Tensor:
+    """A tensor with index letters (fastest first), sizes and strides."""
+
+    def __init__(s, letters, size_of, pad, bpe):
+        s.letters, s.bpe = letters, bpe
+        s.sizes = [size_of[c] for c in letters]
+        s.strides = [1]
+        for d in range(1, len(letters)):
+            s.strides.append(s.strides[-1] * s.sizes[d - 1] +
+                             (pad if d == 1 else 0))
+
+    def nonbatch(s):
+        # ContractionProblem: allocatedElementsNonBatch (k is the batch)
+        return 1 + sum(st * (sz - 1)
+                       for c, sz, st in zip(s.letters, s.sizes, s.strides)
+                       if c != 'k')
+
+    def elements(s):
+        return 1 + sum(st * (sz - 1) for sz, st in zip(s.sizes, s.strides))
+
+
+def scalar(ty, v, size):
+    if ty == 'S':
+        b = struct.pack('<f', v)
+    elif ty == 'D':
+        b = struct.pack('<d', v)
+    elif ty == 'C':
+        b = struct.pack('<ff', v, 0.0)
+    elif ty == 'Z':
+        b = struct.pack('<dd', v, 0.0)
+    elif ty == 'H':
+        b = struct.pack('<e', v)
+    elif ty == 'I':
+        b = struct.pack('<i', int(v))
+    else:
+        raise ValueError(ty)
+    if len(b) * 2 == size:  # Tensile passes a half alpha twice (alpha_2)
+        b = b + b
+    if len(b) != size:
+        raise ValueError(f'scalar of {size} bytes for type {ty}')
+    return {'bytes': b.hex()}
+
+
+def data_file(outdir, ty, n, seed):
+    """A file of n elements of type ty with small integers (types without a
+    spec fill: bf16, int8)."""
+    fn = f'data-{ty}-{n}-{seed}.bin'
+    p = os.path.join(outdir, fn)
+    if not os.path.exists(p):
+        x = seed * 2654435761 % 2**32 or 1
+        out = bytearray()
+        for _ in range(n):
+            x ^= (x << 13) & 0xffffffff
+            x ^= x >> 17
+            x ^= (x << 5) & 0xffffffff
+            v = x % 7 - 3
+            if ty == 'bf16':
+                out += struct.pack('<f', float(v))[2:]
+            else:
+                out += struct.pack('<b', v)
+        with open(p, 'wb') as f:
+            f.write(out)
+    return fn
+
+
+def buffer(outdir, ty, nelem, seed, readonly=True):
+    bpe, fill = TYPES[ty]
+    if fill in ('bf16', 'int8'):
+        e = {'buffer': data_file(outdir, fill, nelem * bpe //
+                                 (2 if fill == 'bf16' else 1), seed)}
+    elif fill == 'int32':
+        e = {'buffer_size': nelem * bpe, 'fill': f'random:{seed}'}
+    else:
+        e = {'buffer_size': nelem * bpe, 'fill': f'{fill}:{seed}'}
+    if readonly:
+        e['readonly'] = True
+    return e
+
+
+def roundup(x, m):
+    return (x + m - 1) // m * m
+
+
+def fit(k, idx, want, mult):
+    """The size of index idx nearest want (searching down first) that
+    meets the asserted predicates and is a multiple of mult."""
+    p = k['pred']
+    def ok(s):
+        if s < 1 or s % mult:
+            return False
+        for key, test in (('ASLT', lambda v: s < v), ('ASGT', lambda v: s > v),
+                          ('ASE', lambda v: s == v),
+                          ('ASM', lambda v: s % v == 0)):
+            if any(i == idx and not test(v) for i, v in p.get(key, [])):
+                return False
+        return True
+    for d in range(0, 8192):
+        for s in (want - d, want + d):
+            if ok(s):
+                return s
+    raise ValueError(f'no size for index {idx} near {want}')
+
+
+def variants(k):
+    mt0, mt1, du, gsu = k['mt0'], k['mt1'], k['du'], k['gsu']
+    e0, e1, es = k['af0em'], k['af1em'], k['asem']
+    def sizes(m, n, kk, b):
+        return (fit(k, 0, m, e0), fit(k, 1, n, e1), fit(k, 3, kk, es),
+                fit(k, 2, b, 1))
+    out = []
+    m, n, kk, b = sizes(2 * mt0, 2 * mt1, 2 * du * gsu, 2)
+    out.append(('tile', m, n, kk, b, 0, 2.0, -1.0))
+    # edges: a partial second tile (the asserted multiples allowing), a K
+    # with a tail when the solution allows K not a multiple of DepthU
+    m, n, kk, b = sizes(mt0 + max(1, mt0 // 2 - 1), mt1 + max(1, mt1 // 3 + 1),
+                        du * gsu + max(1, du // 2 - 1), 1)
+    pad = 2 * max(e0, e1, es, 1)
+    out.append(('edge', m, n, kk, b, pad, -1.0, 2.0))
+    m, n, kk, b = sizes(mt0, mt1, du * gsu, 1)
+    out.append(('beta0', m, n, kk, b, 0, 1.0, 0.0))
+    return out
+
+
+def known_args(meta_args, source):
+    return [a for a in meta_args if not a['.value_kind'].startswith('hidden')]
+
+
+def make_spec(outdir, k, types, args, var, name):
+    vname, M, N, K, batch, pad, alpha, beta = var
+    ab, cd, comp = types
+    bab, bcd = TYPES[ab][0], TYPES[cd][0]
+    size_of = {'i': M, 'j': N, 'k': batch, 'l': K}
+    A = Tensor(k['a'], size_of, pad, bab)
+    B = Tensor(k['b'], size_of, pad, bab)
+    C = Tensor('ijk', size_of, pad, bcd)
+    D = Tensor('ijk', size_of, pad, bcd)
+    t0, t1 = -(-M // k['mt0']), -(-N // k['mt1'])
+    full, rem, magic = wgm_args(k, t0, t1)
+    stag = stagger_uiter(k, K, bab)
+    seed = len(vname) * 7 + M + N + K
+    # Slack after A and B: with K not a multiple of DepthU the assembly
+    # kernels' unroll loop loads up to DepthU rows past K through a buffer
+    # whose range check leaves out soffset (gfx9 rules as lib/Emu models
+    # them), i.e. past the matrix's last byte; those values never reach D
+    # (the host check with the slack passes), but unmapped they fault.
+    def slack(t):
+        return k['du'] * t.strides[t.letters.index('l')] + k['mt0'] + k['mt1']
+    bufs = {
+        'D': {'buffer_size': D.elements() * bcd, 'fill': f'random:{seed}'},
+        'C': buffer(outdir, cd, C.elements(), seed + 1),
+        'A': buffer(outdir, ab, A.elements() + slack(A), seed + 2),
+        'B': buffer(outdir, ab, B.elements() + slack(B), seed + 3),
+    }
+    tens = {'D': D, 'C': C, 'A': A, 'B': B}
+    regions = {}
+    if k['gb']:
+        # General batched: each tensor's argument is an array of one
+        # pointer a batch, here into one region holding the batches at the
+        # batch stride (what rocBLAS's strided-to-batched wrappers pass).
+        for t, ten in tens.items():
+            regions[t.lower()] = bufs[t]
+            bpe = bab if t in 'AB' else bcd
+            bstride = ten.strides[ten.letters.index('k')] * bpe
+            bufs[t] = {'buffer_size': 8 * batch, 'fill': 'zero',
+                       'readonly': True,
+                       'pointers': [{'offset': 8 * b, 'to': t.lower(),
+                                     'plus': b * bstride}
+                                    for b in range(batch)]}
+
+    def strides(t, size):
+        n = size // 4
+        st = tens[t].strides
+        st = st[1:] if n == len(st) - 1 else st
+        if len(st) != n:
+            raise KeyError(f'Strides{t} of {size} bytes')
+        return {'bytes': b''.join(struct.pack('<I', x) for x in st).hex()}
+
+    out = []
+    if k['source']:
+        named = ['AddressD', 'AddressC', 'AddressA', 'AddressB', 'Alpha',
+                 'Beta', 'StrideD', 'StrideC', 'StrideA', 'StrideB', 'Size0',
+                 'Size1', 'Size2', 'Size3', 'OrigStaggerUIter',
+                 'NumWorkGroups0', 'NumWorkGroups1']
+        if k['gb']:
+            named[4:4] = ['OffsetD', 'OffsetC', 'OffsetA', 'OffsetB']
+        if len(args) != len(named) + 4:
+            raise KeyError(f'{len(args)} unnamed arguments')
+        it = iter(args)
+        for n_ in named:
+            a = next(it)
+            if n_.startswith('Stride'):
+                t = n_[-1]
+                out.append({'u32': tens[t].strides[1]})
+                a = next(it)
+                out.append({'u32': tens[t].strides[2]})
+                continue
+            out.append(value(n_, a, locals()))
+        return out, regions
+    for a in args:
+        out.append(value(a.get('.name', '?'), a, locals()))
+    return out, regions
+
+
+def value(n, a, env):
+    size = a['.size']
+    k, types = env['k'], env['types']
+    M, N, K, batch = env['M'], env['N'], env['K'], env['batch']
+    tens, bufs = env['tens'], env['bufs']
+    if n.startswith('Address'):
+        return bufs[n[-1]]
+    if n.startswith('Offset') and size == 8:
+        return {'u64': 0}  # element offsets of the batch pointers
+    if n.startswith('Tensor2dSize'):
+        return {'u64': tens[n[-1]].nonbatch()}
+    if n in ('Alpha', 'Beta'):
+        v = env['alpha'] if n == 'Alpha' else env['beta']
+        return scalar(types[2], v, size)
+    if n.startswith('Strides'):
+        return env['strides'](n[-1], size)
+    if n == 'SizesFree':
+        return {'bytes': struct.pack('<III', M, N, batch).hex()}
+    if n in ('SizesSum', 'Size3'):
+        return {'u32': K}
+    vals = {'Size0': M, 'Size1': N, 'Size2': batch,
+            'OrigStaggerUIter': env['stag'], 'NumWorkGroups0': env['t0'],
+            'NumWorkGroups1': env['t1'], 'NumFullBlocks': env['full'],
+            'WgmRemainder1': env['rem'],
+            'MagicNumberWgmRemainder1': env['magic']}
+    if n in vals and size == 4:
+        return {'u32': vals[n]}
+    raise KeyError(f'argument {n} ({size} bytes)')
+
+
+def gemm_check(k, args, var, types):
+    """bench/kernels/hostcheck.py's "gemm" check of this launch."""
+    vname, M, N, K, batch, pad, alpha, beta = var
+    size_of = {'i': M, 'j': N, 'k': batch, 'l': K}
+    ld = {t: Tensor(l, size_of, pad, 1).strides[1]
+          for t, l in (('a', k['a']), ('b', k['b']), ('c', 'ijk'))}
+    c = {'kind': 'gemm', 'm': M, 'n': N, 'k': K, 'batch': batch,
+         'trans_a': k['a'].startswith('l'), 'trans_b': k['b'].startswith('j'),
+         'lda': ld['a'], 'ldb': ld['b'], 'ldc': ld['c'], 'ldd': ld['c'],
+         'alpha': alpha, 'beta': beta, 'types': list(types)}
+    if k['source']:
+        c.update(d=0, c=1, a=2, b=3)
+    else:
+        for i, a in enumerate(args):
+            n = a.get('.name', '')
+            if n.startswith('Address'):
+                c[n[-1].lower()] = i
+    return c
+
+
+def hostcheck(run, obj, spec_path, spec):
+    """Runs K0 (asmevo-run --out) and compares D with a host GEMM."""
+    import tempfile
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
+        __file__)), '..', 'bench', 'kernels'))
+    import hostcheck as hc
+    c = dict(spec['gemm'])
+    dt = {('S', 'S'): 'f32', ('H', 'H'): 'f16'}.get(tuple(c['types'][:2]))
+    if not dt or c['batch'] != 1 or 'regions' in spec:
+        return None, 'not checked (the host check takes f32/f16, batch 1)'
+    c['dtype'] = dt
+    with tempfile.TemporaryDirectory() as out:
+        p = subprocess.run([run, obj, '--kernel', spec['match'][1:-1],
+                            '--spec', spec_path, '--out', out, '--quiet'],
+                           capture_output=True, text=True)
+        if p.returncode:
+            return False, 'asmevo-run failed: ' + p.stderr.strip()[-300:]
+        return hc.check_gemm(c, out)
+
+
+def yaml_lite(text):
+    """The YAML subset llvm-readelf prints for AMDGPU metadata: block
+    mappings and sequences by indentation, plain scalars (no PyYAML: plain
+    python3)."""
+    lines = [l.rstrip() for l in text.split('\n') if l.strip()]
+    pos = 0
+
+    def indent(l):
+        return len(l) - len(l.lstrip(' '))
+
+    def scalar(v):
+        v = v.strip()
+        if v[:1] in '\'"':
+            return v[1:-1]
+        try:
+            return int(v, 0)
+        except ValueError:
+            return v
+
+    def block(ind):
+        nonlocal pos
+        if lines[pos].lstrip().startswith('- '):
+            out = []
+            while (pos < len(lines) and indent(lines[pos]) == ind and
+                   lines[pos].lstrip().startswith('- ')):
+                item = lines[pos].lstrip()[2:]
+                if re.match(r'[^\s]+:(\s|$)', item):
+                    lines[pos] = ' ' * (ind + 2) + item
+                    out.append(block(ind + 2))
+                else:
+                    out.append(scalar(item))
+                    pos += 1
+            return out
+        out = {}
+        while (pos < len(lines) and indent(lines[pos]) == ind and
+               not lines[pos].lstrip().startswith('- ')):
+            key, _, rest = lines[pos].strip().partition(':')
+            pos += 1
+            if rest.strip():
+                out[key] = scalar(rest)
+            elif pos < len(lines) and indent(lines[pos]) > ind:
+                out[key] = block(indent(lines[pos]))
+            else:
+                out[key] = None
+        return out
+
+    return block(indent(lines[0])) if lines else {}
+
+
+def dumps(spec):
+    """JSON with one key, and one argument, a line."""
+    out = []
+    for key, v in spec.items():
+        if key == 'regions':
+            out.append(' "regions": {\n  ' + ',\n  '.join(
+                f'{json.dumps(n)}: {json.dumps(r)}' for n, r in v.items()) +
+                '}')
+        elif key == 'args':
+            out.append(' "args": [\n  ' + ',\n  '.join(
+                json.dumps(a) for a in v) + ']')
+        else:
+            out.append(f' {json.dumps(key)}: {json.dumps(v)}')
+    return '{\n' + ',\n'.join(out) + '\n}\n'
+
+
+def meta(path):
+    """The kernels of a code object's metadata notes, or of a file holding
+    such YAML documents (tests)."""
+    if path.endswith('.yaml'):
+        with open(path) as f:
+            out = f.read()
+    else:
+        out = subprocess.run(['llvm-readelf-22', '--notes', path],
+                             capture_output=True, text=True,
+                             check=True).stdout
+    ks = []
+    # Tensile's objects hold one metadata note per kernel
+    for m in re.finditer(r'^\s*---\n(.*?)^\s*\.\.\.$', out, re.S | re.M):
+        doc = m.group(1)
+        base = min(len(l) - len(l.lstrip(' ')) for l in doc.split('\n')
+                   if l.strip())
+        doc = '\n'.join(l[base:] for l in doc.split('\n'))
+        ks += yaml_lite(doc).get('amdhsa.kernels') or []
+    return ks
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('objects', nargs='+')
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--max-kernels', type=int, default=0,
+                    help='kernels per object, evenly spaced (0 = all)')
+    ap.add_argument('--variants', default='tile,edge,beta0')
+    ap.add_argument('--sizes', metavar='M,N,K,BATCH[,PAD]',
+                    help='one launch of these sizes (variant "sizes") '
+                    'instead of the variants, with --alpha and --beta')
+    ap.add_argument('--alpha', type=float, default=2.0)
+    ap.add_argument('--beta', type=float, default=-1.0)
+    ap.add_argument('--object-name',
+                    help='the name whose Type_XY[_HPA] gives the data types '
+                    '(default: the object\'s file name)')
+    ap.add_argument('--check', metavar='ASMEVO_RUN',
+                    help='run K0 on the f32/f16 batch-1 specs and compare D '
+                    'with a host GEMM (bench/kernels/hostcheck.py)')
+    o = ap.parse_args()
+    bad = 0
+    want = o.variants.split(',')
+    total, skipped = 0, {}
+    for path in o.objects:
+        base = o.object_name or os.path.basename(path)
+        types = object_types(base)
+        stem = re.sub(r'^TensileLibrary_Type_|-gfx\w+\.co$|\.yaml$', '',
+                      base)
+        if not types:
+            skipped['object type not understood'] = skipped.get(
+                'object type not understood', 0) + 1
+            continue
+        ks = [x for x in meta(path) if x['.name'].startswith('Cijk_A')]
+        if o.max_kernels and len(ks) > o.max_kernels:
+            ks = [ks[i * len(ks) // o.max_kernels]
+                  for i in range(o.max_kernels)]
+        d = os.path.join(o.out, stem)
+        os.makedirs(d, exist_ok=True)
+        for idx, km in enumerate(ks):
+            name = km['.name']
+            k = parse_name(name)
+            why = None
+            if not k:
+                why = 'name not understood'
+            elif k['gsu'] > 1:
+                why = 'GSU > 1'
+            elif k['wg'] > km.get('.max_flat_workgroup_size', 1024):
+                why = 'workgroup larger than the metadata allows'
+            elif any(v != (0, 1) for key in ('ASAE', 'ASBE', 'ASCE', 'ASDE')
+                     for v in k['pred'].get(key, [])):
+                why = 'asserted strides'
+            if why:
+                skipped[why] = skipped.get(why, 0) + 1
+                continue
+            args = known_args(km['.args'], k['source'])
+            try:
+                if o.sizes:
+                    v = [int(x) for x in o.sizes.split(',')] + [0]
+                    vs = [('sizes', v[0], v[1], v[2], v[3], v[4], o.alpha,
+                           o.beta)]
+                else:
+                    vs = variants(k)
+            except ValueError as e:
+                why = f'asserted sizes: {e}'
+                skipped[why] = skipped.get(why, 0) + 1
+                continue
+            if any(v[1] * v[2] * v[4] > 1 << 22 or v[3] > 8192 for v in vs):
+                why = 'asserted sizes too large for the emulator'
+                skipped[why] = skipped.get(why, 0) + 1
+                continue
+            for var in vs:
+                if var[0] not in want and not o.sizes:
+                    continue
+                try:
+                    spec_args, regions = make_spec(d, k, types, args, var,
+                                                   name)
+                except (KeyError, ValueError) as e:
+                    why = f'argument not understood: {e}'
+                    skipped[why] = skipped.get(why, 0) + 1
+                    break
+                vname, M, N, K, batch, pad, alpha, beta = var
+                t0, t1 = -(-M // k['mt0']), -(-N // k['mt1'])
+                spec = {
+                    'match': '^' + name + '$',
+                    'about': f'Tensile {vname}: M={M} N={N} K={K} '
+                             f'batch={batch} pad={pad} alpha={alpha} '
+                             f'beta={beta} (MT{k["mt0"]}x{k["mt1"]}x'
+                             f'{k["du"]}, WGM {k["wgm"]})',
+                    # what the launch computes, for host checks (--check)
+                    'gemm': gemm_check(k, args, var, types),
+                    'workgroups': [t0, t1 * k['gsu'], batch],
+                    'workgroup_size': [k['wg'], 1, 1],
+                    'args': spec_args,
+                }
+                if regions:
+                    spec['regions'] = regions
+                sp = os.path.join(d, f'{idx:04d}-{vname}.json')
+                with open(sp, 'w') as f:
+                    f.write(dumps(spec))
+                total += 1
+                if o.check:
+                    ok, msg = hostcheck(o.check, path, sp, spec)
+                    bad += ok is False
+                    if ok is not None:
+                            print(f'{"ok" if ok else "FAILED"} {sp}: {msg}')
+    print(f'{total} specs written', file=sys.stderr)
+    for why, n in sorted(skipped.items()):
+        print(f'skipped {n}: {why}', file=sys.stderr)
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
