@@ -1409,11 +1409,17 @@ dotci_part1('i64_c32', '256u, long, rocsparse_complex_num<float>, rocsparse_comp
 def freerun(tag, targs, T):
     import random
     match = dm('rocsparse::kernel_freerun', targs)
-    for v, (m, niter, base, seed) in enumerate([(50, 1, 0, 1), (200, 2, 1, 2),
-                                                (1100, 1, 0, 3), (64, 3, 0, 4)]):
+    for v, (m, niter, base, seed, *extra) in enumerate([
+            (50, 1, 0, 1), (200, 2, 1, 2), (1100, 1, 0, 3), (64, 3, 0, 4),
+            # row 0 empty, every other row (r - 1, r): at the first entry
+            # every active lane is in L (the branch's L-only entry)
+            (64, 1, 0, 5, 'lfirst')]):
         rnd = random.Random(3000 + seed)
         rows = []
         for r in range(m):
+            if 'lfirst' in extra:
+                rows.append([r - 1, r] if r else [])
+                continue
             lo, hi = r - r % 64, min(m, r - r % 64 + 64)
             cand = [c for c in range(lo, hi) if c != r]
             off = rnd.sample(cand, min(len(cand), rnd.choice([0, 1, 1, 2])))
@@ -1455,9 +1461,10 @@ def freerun(tag, targs, T):
                 {'u32': base},
                 buf(m, T, f'{T.fill}:{250 + v}:{nz}'), buf(m, T, f'{T.fill}:{260 + v}')]
         gx = (m - 1) // 1024 + 1
+        shape = ('row 0 empty, row r > 0 (r - 1, r)' if 'lfirst' in extra else
+                 'diagonal but every 17th row, 0-2 more in the same 64-row block')
         about = (f'iterative ILU0 sweep(s) (csritilu0x free run), WFSIZE 1: m={m}, '
-                 f'{niter} iteration(s), A of {nnz} entries (diagonal but every 17th row, '
-                 f'0-2 more in the same 64-row block: block diagonal, one wave a block), '
+                 f'{niter} iteration(s), A of {nnz} entries ({shape}: block diagonal, one wave a block), '
                  f'L = its strictly lower part (CSR), U = its strictly upper part by '
                  f'columns, index base {base}, dval0 without zeros; grid ceil(m / 1024) = {gx}; '
                  f'*.bin: begin/end row pointers and indices')
