@@ -287,13 +287,20 @@ def make_spec(outdir, k, types, args, var, name):
     full, rem, magic = wgm_args(k, t0, t1)
     stag = stagger_uiter(k, K, bab)
     seed = len(vname) * 7 + M + N + K
-    # Slack after A and B: with K not a multiple of DepthU the assembly
-    # kernels' unroll loop loads up to DepthU rows past K through a buffer
-    # whose range check leaves out soffset (gfx9 rules as lib/Emu models
-    # them), i.e. past the matrix's last byte; those values never reach D
-    # (the host check with the slack passes), but unmapped they fault.
+    # Slack after A and B: at edges (M, N not multiples of the macro tile,
+    # K not of DepthU) the assembly kernels load the whole tile and DepthU
+    # slab through a buffer whose range check leaves out soffset (gfx9
+    # rules as lib/Emu models them), i.e. past the matrix's last byte;
+    # those values never reach D (the host checks with the slack pass), but
+    # unmapped they fault. Slack: the elements the tensor would span with
+    # M, N, K rounded up to the tile, plus DepthU.
+    padded = {'i': roundup(M, k['mt0']), 'j': roundup(N, k['mt1']),
+            'l': roundup(K, k['du'] * k['gsu']), 'k': batch}
+
     def slack(t):
-        return k['du'] * t.strides[t.letters.index('l')] + k['mt0'] + k['mt1']
+        return (sum(st * (padded[c] - sz)
+                    for c, sz, st in zip(t.letters, t.sizes, t.strides)) +
+                k['du'] + k['mt0'] + k['mt1'])
     bufs = {
         'D': {'buffer_size': D.elements() * bcd, 'fill': f'random:{seed}'},
         'C': buffer(outdir, cd, C.elements(), seed + 1),
