@@ -97,9 +97,8 @@ std::vector<std::string> checkCompatibility(const KernelInfo &K0,
 
 struct Reference::Impl {
   OracleOptions Opts;
-  std::vector<uint8_t> K0Bytes;
-  std::string K0Key; // sha256Hex(K0Bytes): DispatchImage::CodeObjectKey
-  std::unique_ptr<CodeObject> K0;
+  std::shared_ptr<const ParsedCodeObject> K0Obj;
+  const CodeObject *K0 = nullptr; // K0Obj's
   const KernelInfo *Kernel = nullptr;
   std::unique_ptr<Executor> OwnExec;
   Executor *Exec = nullptr;
@@ -224,13 +223,13 @@ static Expected<TestInput> specInput(const KernelInfo &K, StringRef Path,
   return In;
 }
 
-static Expected<TestInput> captureInput(const CodeObject &K0Obj,
-                                        ArrayRef<uint8_t> K0Bytes,
+static Expected<TestInput> captureInput(const ParsedCodeObject &K0,
                                         StringRef Kernel, StringRef Path) {
+  const CodeObject &K0Obj = K0.object();
   auto C = readCapture(Path);
   if (!C)
     return C.takeError();
-  std::string Hash = sha256Hex(K0Bytes);
+  const std::string &Hash = K0.sha256();
   if (C->CodeObjectSha256 != Hash)
     return createStringError(
         (Path + ": wrong code object: the capture was recorded with code "
@@ -324,23 +323,42 @@ static std::string firstDifference(ArrayRef<MemRegion> A,
   return "";
 }
 
+Expected<std::shared_ptr<const ParsedCodeObject>>
+ParsedCodeObject::create(ArrayRef<uint8_t> Bytes, StringRef Name) {
+  std::shared_ptr<ParsedCodeObject> P(new ParsedCodeObject());
+  P->Bytes.assign(Bytes.begin(), Bytes.end());
+  auto CO = CodeObject::parse(
+      MemoryBuffer::getMemBuffer(
+          StringRef(reinterpret_cast<const char *>(P->Bytes.data()),
+                    P->Bytes.size()),
+          Name, false),
+      Name);
+  if (!CO)
+    return CO.takeError();
+  P->Object = std::move(*CO);
+  P->Sha256 = sha256Hex(P->Bytes);
+  return std::shared_ptr<const ParsedCodeObject>(std::move(P));
+}
+
+ParsedCodeObject::~ParsedCodeObject() = default;
+
 Expected<std::unique_ptr<Reference>>
 Reference::create(ArrayRef<uint8_t> K0Bytes, StringRef Kernel,
+                  const OracleOptions &Opts) {
+  auto K0 = ParsedCodeObject::create(K0Bytes, "K0");
+  if (!K0)
+    return K0.takeError();
+  return create(std::move(*K0), Kernel, Opts);
+}
+
+Expected<std::unique_ptr<Reference>>
+Reference::create(std::shared_ptr<const ParsedCodeObject> K0, StringRef Kernel,
                   const OracleOptions &Opts) {
   std::unique_ptr<Reference> Ref(new Reference());
   Impl &I = *Ref->P;
   I.Opts = Opts;
-  I.K0Bytes.assign(K0Bytes.begin(), K0Bytes.end());
-  I.K0Key = sha256Hex(I.K0Bytes);
-  auto CO = CodeObject::parse(
-      MemoryBuffer::getMemBuffer(
-          StringRef(reinterpret_cast<const char *>(I.K0Bytes.data()),
-                    I.K0Bytes.size()),
-          "K0", false),
-      "K0");
-  if (!CO)
-    return CO.takeError();
-  I.K0 = std::move(*CO);
+  I.K0Obj = std::move(K0);
+  I.K0 = &I.K0Obj->object();
   I.Kernel = I.K0->kernel(Kernel);
   if (!I.Kernel)
     return createStringError(("K0 has no kernel '" + Kernel + "'").str());
@@ -364,7 +382,7 @@ Reference::create(ArrayRef<uint8_t> K0Bytes, StringRef Kernel,
     I.Inputs.push_back(std::move(*In));
   }
   for (const std::string &C : Opts.Captures) {
-    auto In = captureInput(*I.K0, I.K0Bytes, Kernel, C);
+    auto In = captureInput(*I.K0Obj, Kernel, C);
     if (!In)
       return In.takeError();
     I.Inputs.push_back(std::move(*In));
@@ -391,8 +409,8 @@ Reference::create(ArrayRef<uint8_t> K0Bytes, StringRef Kernel,
   // K0 on every input.
   std::vector<TestInput> Kept;
   for (TestInput &In : I.Inputs) {
-    In.Image.CodeObject = I.K0Bytes;
-    In.Image.CodeObjectKey = I.K0Key;
+    In.Image.CodeObject = I.K0Obj->bytes();
+    In.Image.CodeObjectKey = I.K0Obj->sha256();
     auto R = I.Exec->run(In.Image, I.execOptions(In, 0, Opts.Budget, true));
     if (!R) {
       // The executor could not run the dispatch at all (no device, address
@@ -564,6 +582,23 @@ compareSegments(const TestInput &In, const CodeObject &C0, const CodeObject &C1,
 }
 
 VerdictResult Reference::check(ArrayRef<uint8_t> K1Bytes) {
+  if (P->Undecidable) { // CannotDecide before K1 is looked at
+    VerdictResult VR;
+    VR.Why = *P->Undecidable;
+    return VR;
+  }
+  auto K1 = ParsedCodeObject::create(K1Bytes, "K1");
+  if (!K1) {
+    VerdictResult VR;
+    VR.V = Verdict::NotEquivalent;
+    VR.Why.Summary =
+        "K1 is not a valid code object: " + toString(K1.takeError());
+    return VR;
+  }
+  return check(**K1);
+}
+
+VerdictResult Reference::check(const ParsedCodeObject &K1Obj) {
   Impl &I = *P;
   VerdictResult VR;
   if (I.Undecidable) {
@@ -571,25 +606,16 @@ VerdictResult Reference::check(ArrayRef<uint8_t> K1Bytes) {
     VR.Why = *I.Undecidable;
     return VR;
   }
-  auto CO = CodeObject::parse(
-      MemoryBuffer::getMemBuffer(
-          StringRef(reinterpret_cast<const char *>(K1Bytes.data()), K1Bytes.size()),
-          "K1", false),
-      "K1");
-  if (!CO) {
-    VR.V = Verdict::NotEquivalent;
-    VR.Why.Summary = "K1 is not a valid code object: " + toString(CO.takeError());
-    return VR;
-  }
-  const KernelInfo *K1 = (*CO)->kernel(I.Kernel->Name);
+  const CodeObject &CO = K1Obj.object();
+  const KernelInfo *K1 = CO.kernel(I.Kernel->Name);
   if (!K1) {
     VR.V = Verdict::NotEquivalent;
     VR.Why.Summary = "K1 has no kernel '" + I.Kernel->Name + "'";
     return VR;
   }
-  if ((*CO)->cpu() != I.K0->cpu()) {
+  if (CO.cpu() != I.K0->cpu()) {
     VR.V = Verdict::NotEquivalent;
-    VR.Why.Summary = ("K1 targets " + (*CO)->cpu() + ", K0 " + I.K0->cpu()).str();
+    VR.Why.Summary = ("K1 targets " + CO.cpu() + ", K0 " + I.K0->cpu()).str();
     return VR;
   }
   auto Problems = checkCompatibility(*I.Kernel, *K1);
@@ -602,7 +628,6 @@ VerdictResult Reference::check(ArrayRef<uint8_t> K1Bytes) {
   }
 
   std::optional<Evidence> Undecided;
-  std::string K1Key = sha256Hex(K1Bytes);
   bool Tolerant = !I.Opts.Tolerances.empty();
   // Cheapest inputs first (by K0's wave-instructions): the verdict does not
   // depend on the order, and most wrong candidates differ on a cheap input,
@@ -616,8 +641,8 @@ VerdictResult Reference::check(ArrayRef<uint8_t> K1Bytes) {
   for (size_t J : Order) {
     TestInput &In = I.Inputs[J];
     ++VR.InputsRun;
-    In.Image.CodeObject = K1Bytes;
-    In.Image.CodeObjectKey = K1Key;
+    In.Image.CodeObject = K1Obj.bytes();
+    In.Image.CodeObjectKey = K1Obj.sha256();
     // K1 may run longer than K0, but not without bound: a runaway candidate
     // fails fast.
     uint64_t K1Budget = std::min<uint64_t>(
@@ -693,7 +718,7 @@ VerdictResult Reference::check(ArrayRef<uint8_t> K1Bytes) {
                               ArrayRef(R1.Regions).take_front(N1),
                               I.Opts.Tolerances);
       if (!E)
-        E = compareSegments(In, *I.K0, **CO, ArrayRef(R0.Regions).drop_front(N0),
+        E = compareSegments(In, *I.K0, CO, ArrayRef(R0.Regions).drop_front(N0),
                             ArrayRef(R1.Regions).drop_front(N1));
       if (!E)
         return false;

@@ -465,6 +465,12 @@ int main(int argc, char **argv) {
              << "\n";
       continue;
     }
+    // Parsed and hashed once for the References of all its kernels.
+    auto K0 = ParsedCodeObject::create(Bytes, F);
+    if (!K0) {
+      errs() << "asmevo-mutate: " << toString(K0.takeError()) << "\n";
+      return 2;
+    }
     size_t NK = (*CO)->kernels().size(), KI = 0;
     std::set<size_t> Picked;
     if (MaxKernels && NK > MaxKernels)
@@ -490,7 +496,7 @@ int main(int argc, char **argv) {
       // not made the kernel's verdict: the kernel keeps its other inputs
       // and its mutants count.
       Opts.DropFailingSpecs = true;
-      auto Ref = Reference::create(Bytes, K.Name, Opts);
+      auto Ref = Reference::create(*K0, K.Name, Opts);
       if (!Ref || (*Ref)->undecidable()) {
         std::string Why = Ref ? (*Ref)->undecidable()->Summary
                               : toString(Ref.takeError());

@@ -130,23 +130,28 @@ static int verifyAgainstInput(ArrayRef<uint8_t> Result) {
               "input\n";
     return 0;
   }
-  auto CO = CodeObject::parse(MemoryBuffer::getMemBuffer((*In)->getBuffer(),
-                                                         InputFile, false),
-                              InputFile);
+  // Both parsed and hashed once for all kernels.
+  auto CO = verify::ParsedCodeObject::create(K0, InputFile);
   if (!CO) {
     errs() << "asmevo-opt: --verify: " << toString(CO.takeError()) << "\n";
     return 2;
   }
+  auto K1 = verify::ParsedCodeObject::create(Result, "K1");
+  if (!K1) {
+    errs() << "asmevo-opt: --verify: the result is not a valid code object: "
+           << toString(K1.takeError()) << "\n";
+    return 1;
+  }
   int Worst = 0;
-  for (const KernelInfo &K : (*CO)->kernels()) {
+  for (const KernelInfo &K : (*CO)->object().kernels()) {
     verify::OracleOptions O;
-    auto Ref = verify::Reference::create(K0, K.Name, O);
+    auto Ref = verify::Reference::create(*CO, K.Name, O);
     if (!Ref) {
       errs() << "asmevo-opt: --verify: " << K.Name << ": "
              << toString(Ref.takeError()) << "\n";
       return 2;
     }
-    verify::VerdictResult V = (*Ref)->check(Result);
+    verify::VerdictResult V = (*Ref)->check(**K1);
     errs() << "asmevo-opt: --verify: " << K.Name << ": " << V.str() << "\n";
     if (V.V != verify::Verdict::Equivalent && !V.Why.Detail.empty())
       errs() << V.Why.Detail << "\n";

@@ -272,13 +272,15 @@ int main(int argc, char **argv) {
   } else {
     K1Bytes = K0Bytes;
   }
-  auto K0 = CodeObject::parse(
-      MemoryBuffer::getMemBuffer(
-          StringRef(reinterpret_cast<const char *>(K0Bytes.data()), K0Bytes.size()),
-          K0Path, false),
-      K0Path);
+  // Both objects are parsed and hashed once for all their kernels.
+  auto K0 = ParsedCodeObject::create(K0Bytes, K0Path);
   if (!K0)
     return bad("K0: " + toString(K0.takeError()));
+  std::shared_ptr<const ParsedCodeObject> K1;
+  if (auto P = ParsedCodeObject::create(K1Bytes, "K1"))
+    K1 = std::move(*P);
+  else // every kernel's verdict: NOT EQUIVALENT, with the parse error
+    consumeError(P.takeError());
 
   OracleOptions Opts;
   Opts.Specs.assign(Specs.begin(), Specs.end());
@@ -322,7 +324,7 @@ int main(int argc, char **argv) {
       return bad(toString(C.takeError()));
     Kernels.push_back(C->Kernel);
   } else {
-    for (const KernelInfo &K : (*K0)->kernels())
+    for (const KernelInfo &K : (*K0)->object().kernels())
       Kernels.push_back(K.Name);
   }
   if (Kernels.empty())
@@ -338,7 +340,7 @@ int main(int argc, char **argv) {
     OracleOptions KOpts = Opts;
     for (std::string &S : Lib->specsFor(KN))
       KOpts.Specs.push_back(std::move(S));
-    auto Ref = Reference::create(K0Bytes, KN, KOpts);
+    auto Ref = Reference::create(*K0, KN, KOpts);
     if (!Ref) {
       if (Kernels.size() == 1)
         return bad(toString(Ref.takeError()));
@@ -360,7 +362,7 @@ int main(int argc, char **argv) {
       for (const std::string &N : (*Ref)->notes())
         outs() << "note: " << N << "\n";
     }
-    VerdictResult V = (*Ref)->check(K1Bytes);
+    VerdictResult V = K1 ? (*Ref)->check(*K1) : (*Ref)->check(K1Bytes);
     if (!Replay.empty() && V.V == Verdict::Equivalent)
       V.Why.Summary = "replaying K0 reproduces the recorded after-state";
     outs() << KN << ": " << V.str() << "\n";

@@ -820,6 +820,45 @@ TEST(Oracle, IdentityAndMutant) {
   EXPECT_GE(Races, 2u);
 }
 
+TEST(Oracle, SharedParsedCodeObject) {
+  std::vector<uint8_t> K0 = readKernel("reduce-gfx942-v5.hsaco");
+  auto Shared = ParsedCodeObject::create(K0, "K0");
+  ASSERT_TRUE(bool(Shared)) << llvm::toString(Shared.takeError());
+  EXPECT_EQ((*Shared)->sha256(), sha256Hex(K0));
+  EXPECT_EQ((*Shared)->bytes(), llvm::ArrayRef<uint8_t>(K0));
+
+  // A Reference built on the shared object runs the same inputs as one
+  // built on bytes.
+  OracleOptions O;
+  auto FromBytes = Reference::create(K0, "reduce_sum_f32", O);
+  ASSERT_TRUE(bool(FromBytes)) << llvm::toString(FromBytes.takeError());
+  auto FromShared = Reference::create(*Shared, "reduce_sum_f32", O);
+  ASSERT_TRUE(bool(FromShared)) << llvm::toString(FromShared.takeError());
+  ASSERT_EQ((*FromShared)->inputs().size(), (*FromBytes)->inputs().size());
+  for (size_t I = 0; I < (*FromShared)->inputs().size(); ++I)
+    EXPECT_EQ((*FromShared)->inputs()[I].K0WaveInstructions,
+              (*FromBytes)->inputs()[I].K0WaveInstructions);
+  Shared->reset(); // the Reference holds its own share
+  auto K1 = ParsedCodeObject::create(K0, "K1");
+  ASSERT_TRUE(bool(K1));
+  VerdictResult V = (*FromShared)->check(**K1);
+  EXPECT_EQ(V.V, Verdict::Equivalent) << V.str();
+
+  // Bytes that are not a code object: not equivalent, and no parse error
+  // escapes as an exception or a crash.
+  std::vector<uint8_t> Junk(K0.begin(), K0.begin() + 16);
+  EXPECT_FALSE(bool(ParsedCodeObject::create(Junk, "K1")));
+  VerdictResult VJ = (*FromShared)->check(Junk);
+  EXPECT_EQ(VJ.V, Verdict::NotEquivalent);
+  EXPECT_NE(VJ.Why.Summary.find("not a valid code object"), std::string::npos)
+      << VJ.Why.Summary;
+  // A kernel K0 does not have.
+  auto Missing = Reference::create(*K1, "no_such_kernel", O);
+  ASSERT_FALSE(bool(Missing));
+  EXPECT_NE(llvm::toString(Missing.takeError()).find("no kernel"),
+            std::string::npos);
+}
+
 /// The emulator, except that every second run flips a bit of the first
 /// buffer it returns: an executor that does not give one result.
 class FlakyExecutor : public Executor {
