@@ -1032,8 +1032,8 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
     WG.Id = {uint32_t(L % Pl.Grid[0]), uint32_t(L / Pl.Grid[0] % Pl.Grid[1]),
              uint32_t(L / (uint64_t(Pl.Grid[0]) * Pl.Grid[1]))};
     WG.Lds.assign(Pl.LdsSize, 0);
-    WG.LdsWriter.assign((Pl.LdsSize + 3) / 4, 0);
-    WG.LdsReader.assign((Pl.LdsSize + 3) / 4, 0);
+    WG.LdsWriter.assign(Pl.LdsSize, 0);
+    WG.LdsReader.assign(Pl.LdsSize, 0);
     WG.Epoch = 1;
     WG.Waves.clear();
     Waves.resize(WavesPerWG);
@@ -1206,8 +1206,8 @@ SnippetResult runSnippet(StringRef CPU, ArrayRef<uint8_t> Code,
     WG.Linear = G;
     C.WgLinear = G;
     WG.Lds = Init.Lds;
-    WG.LdsWriter.assign((WG.Lds.size() + 3) / 4, 0);
-    WG.LdsReader.assign((WG.Lds.size() + 3) / 4, 0);
+    WG.LdsWriter.assign(WG.Lds.size(), 0);
+    WG.LdsReader.assign(WG.Lds.size(), 0);
     W = std::make_unique<Wave>();
     std::copy(Init.S.begin(), Init.S.end(), W->S);
     if (Init.WorkgroupIdSgpr >= 0)

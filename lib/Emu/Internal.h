@@ -358,7 +358,7 @@ struct StoreShadow {
 /// LDS and barrier state of a workgroup.
 struct Workgroup {
   std::vector<uint8_t> Lds;
-  std::vector<uint32_t> LdsWriter, LdsReader; // race shadows, per dword
+  std::vector<uint32_t> LdsWriter, LdsReader; // race shadows, per byte
   uint32_t Epoch = 1;
   std::array<uint32_t, 3> Id{0, 0, 0};
   uint64_t Linear = 0; // linear workgroup id (GlobalRace.cpp, interleaving)

@@ -142,7 +142,9 @@ bool ldsRaceCheck(Wave &W, const Inst &I, uint32_t Off, unsigned Len,
   uint32_t Me = W.Id + 1, Ep = WG.Epoch;
   bool Unchanged =
       Write && Same && std::memcmp(WG.Lds.data() + Off, Same, Len) == 0;
-  for (uint32_t D = Off / 4; D <= (Off + Len - 1) / 4; ++D) {
+  // Per byte: waves storing different bytes of one dword (Tensile's int8
+  // kernels write LDS a byte at a time) do not race.
+  for (uint32_t D = Off; D < Off + Len; ++D) {
     uint32_t Wr = WG.LdsWriter[D], Rd = WG.LdsReader[D];
     bool WrNow = (Wr >> 8) == Ep && (Wr & 0xff) != Me;
     bool RdNow = (Rd >> 8) == Ep && (Rd & 0xff) != Me;
@@ -155,7 +157,7 @@ bool ldsRaceCheck(Wave &W, const Inst &I, uint32_t Off, unsigned Len,
       W.fail(ErrorKind::Race, I,
              formatv("LDS race on byte offset {0} (lane {1}): {2} by this "
                      "wave and {3} by wave {4} with no s_barrier between",
-                     D * 4, Lane, Write ? "write" : "read",
+                     D, Lane, Write ? "write" : "read",
                      WrNow ? "write" : "read",
                      Other == 0xff ? std::string("several")
                                    : std::to_string(Other - 1))
