@@ -2102,12 +2102,11 @@ def onesweep_iteration(kv, arch, lb, block, ipb):
         write('onesweep', f'onesweep_iteration_{arch}_{kv}_lb{lb}_{v}', match, about,
               [blocks], [block], args, regions=regions)
 
-# gfx942 only: on gfx90a's (910) iteration trampolines K0 fails on these
-# launches, two lanes of one ds_write to the block's ordered keys (offset
-# 2048) storing different keys at one address (their ranks collide), which
-# valid ranks never give; the histogram pass on the same keys is right on
-# both targets. Not analysed yet: whether the emulator executes gfx90a's rank
-# step wrongly or the launch differs there (a limit, docs/WritingPasses.md).
+# gfx942 only: gfx90a's (910) iteration trampolines scatter a block's keys
+# through LDS in windows of 2048 and store every key outside the window to
+# one junk slot (min(rank - window, 2048)), so lanes of one ds_write_b32
+# store different keys at one address, which the emulator refuses (K0
+# fails on every launch; docs/WritingPasses.md).
 for kv, cfg in {'ii': (1024, 16384), 'il': (1024, 8192), 'li': (512, 8192), 'll': (1024, 8192)}.items():
     for lb in (0, 1):
         onesweep_iteration(kv, 942, lb, *cfg)
