@@ -71,6 +71,7 @@
 #include <new>
 #include <optional>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 
 #include <sys/mman.h>
@@ -225,6 +226,7 @@ struct RegionShadow {
   using BytePages = std::unique_ptr<std::atomic<BytePage *>[]>;
   uint64_t Base = 0; // 256-byte aligned, so blocks are aligned in memory
   size_t NumPages = 0;
+  size_t TagDwords = 0; // dwords from Base, whole blocks
   Pages WPages, RPages;
   BytePages WBytes, RBytes;
   std::atomic<uint64_t> *WBlocks, *RBlocks; // zero: no tag yet
@@ -234,6 +236,7 @@ struct RegionShadow {
     Base = Rg.Base & ~255ull;
     uint64_t Dwords = (Rg.Base + Rg.Size - Base + 3) / 4;
     NumPages = (Dwords + PageDwords - 1) / PageDwords;
+    TagDwords = (Dwords + BlockDwords - 1) / BlockDwords * BlockDwords;
     WPages.reset(new std::atomic<Page *>[NumPages]);
     RPages.reset(new std::atomic<Page *>[NumPages]);
     WBytes.reset(new std::atomic<BytePage *>[NumPages]);
@@ -266,8 +269,16 @@ struct RegionShadow {
     if (Pg)
       return Pg;
     // Zero bytes are zero tags; a page lost to a concurrent first touch
-    // stays in the arena.
-    PageT *New = new (Arena.alloc(sizeof(PageT))) PageT;
+    // stays in the arena. A region's last page holds only the blocks the
+    // region covers: tier-1 discovery maps 4 KiB pieces, whose 8 KiB of
+    // tags were a whole 32 KiB page for the kernel to zero. (The tags are
+    // trivially constructed atomics: the placement new writes nothing past
+    // the allocation.)
+    static_assert(std::is_trivially_default_constructible_v<PageT>);
+    constexpr size_t TagBytes = sizeof(PageT) / PageDwords;
+    size_t Bytes =
+        std::min(sizeof(PageT), (TagDwords - P * PageDwords) * TagBytes);
+    PageT *New = new (Arena.alloc(Bytes)) PageT;
     if (Ps[P].compare_exchange_strong(Pg, New, std::memory_order_seq_cst))
       return New;
     return Pg;
