@@ -1162,12 +1162,18 @@ def csrgemm_fill_wf(tag, targs, I, J, T):
             put('perm', csr_pack(jfmt, group0 + [r for r in range(M) if r not in group0]))
         nnz = {k: max(1, sum(len(rr) for rr in rows))
                for k, rows in (('A', Arows), ('B', Brows), ('D', Drows), ('C', Crows))}
-        if T.size > 8:
-            # a 16-byte const_host_device_scalar (complex<double>) is passed
-            # by value: a spec cannot give its device-pointer form
-            host = True
+        regions = {}
         def scal(x, s):
-            return alpha_host(T, x) if host else buf(1, T, T.fill, s)
+            if host:
+                return alpha_host(T, x)
+            if T.size > 8:
+                # a 16-byte const_host_device_scalar (complex<double>): its
+                # device form is the pointer in the first 8 bytes, to a
+                # region (docs/run-spec.md, "Pointers in memory")
+                r = f'scalar{len(regions)}'
+                regions[r] = buf(1, T, T.fill, s)
+                return {'bytes': '00' * 16, 'pointers': [{'offset': 0, 'to': r}]}
+            return buf(1, T, T.fill, s)
         m = len(group0) if big else M
         gx = (m - 1) // (BS // WF) + 1
         args = [ival(J.size, m), ival(J.size, max(K, N)), files['offset'],
@@ -1194,7 +1200,7 @@ def csrgemm_fill_wf(tag, targs, I, J, T):
                   f'groups: perm lists group 0 first, m = {m}' if big else
                   f'every row in group 0: perm null, m = M') +
                  f'; grid ceil(m / 32) = {gx}; *.bin: the CSR arrays')
-        write('csrgemm', name, match, about, [gx], [BS], args)
+        write('csrgemm', name, match, about, [gx], [BS], args, regions=regions)
 
 csrgemm_fill_wf('f32_i32_i32', '256u, 8u, 16u, 137u, int, int, float', I32, I32, F32)
 csrgemm_fill_wf('f32_i64_i64', '256u, 8u, 16u, 137u, long, long, float', I64, I64, F32)
