@@ -31,6 +31,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/CommandLine.h"
@@ -38,10 +39,10 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/WithColor.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <set>
@@ -91,6 +92,12 @@ static cl::opt<bool> PrintStats("print-stats",
                                 cl::desc("Print recovery/emission statistics "
                                          "to stderr"),
                                 cl::cat(Cat));
+static cl::opt<bool>
+    Timing("timing",
+           cl::desc("Print the wall time of each phase to stderr: recovery, "
+                    "every pass of --pipeline, --verify, emission (MLIR's "
+                    "timing report, as a tree)"),
+           cl::cat(Cat));
 
 static int fail(const Twine &Msg) {
   WithColor::error(errs(), "asmevo-opt") << Msg << "\n";
@@ -493,8 +500,16 @@ int main(int argc, char **argv) {
   if (RoundtripCheck)
     return roundtripCheck(Ctx);
 
+  // Printed when it goes out of scope, after the last phase (or the error).
+  mlir::DefaultTimingManager TM;
+  TM.setEnabled(Timing);
+  TM.setDisplayMode(mlir::DefaultTimingManager::DisplayMode::Tree);
+  mlir::TimingScope RootTimer = TM.getRootScope();
+
   RecoverStats RS;
+  mlir::TimingScope RecoverTimer = RootTimer.nest("recover");
   auto OpOrErr = loadInput(Ctx, RS);
+  RecoverTimer.stop();
   if (!OpOrErr)
     return fail(toString(OpOrErr.takeError()));
   mlir::OwningOpRef<amdgcn::CodeObjectOp> Op = std::move(*OpOrErr);
@@ -512,6 +527,9 @@ int main(int argc, char **argv) {
     llvm::raw_string_ostream ErrOS(Err);
     if (failed(mlir::parsePassPipeline(Pipeline, PM, ErrOS)))
       return fail("invalid --pipeline '" + Pipeline + "': " + Err);
+    mlir::TimingScope PipelineTimer = RootTimer.nest("pipeline");
+    if (Timing)
+      PM.enableTiming(PipelineTimer);
     if (failed(PM.run(*Op)))
       return fail("pass pipeline failed on " + InputFile);
   }
@@ -527,6 +545,7 @@ int main(int argc, char **argv) {
   }
 
   if (VerifyResult) { // --verify: no output unless proven equivalent
+    mlir::TimingScope VerifyTimer = RootTimer.nest("verify");
     auto Bytes = emitCodeObject(*Op);
     if (!Bytes)
       return fail(InputFile + ": emission failed: " + toString(Bytes.takeError()));
@@ -551,6 +570,7 @@ int main(int argc, char **argv) {
 
   Error E = Error::success();
   EmitStats ES;
+  mlir::TimingScope EmitTimer = RootTimer.nest("emit");
   switch (Kind) {
   case EmitKind::Mlir:
     E = writeOutput(Out, [&](raw_ostream &OS) {
