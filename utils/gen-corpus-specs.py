@@ -499,7 +499,12 @@ def coomm_seg_atomic(tag, targs, T, I, A, B, C, WF=64, LOOPS=16, COLS=1, NT=True
             # entry, and lane 0 of the first of them adds the sum carried
             # from the chunk before; rows of 25 end on lane 24 of the first
             # chunk, whose sum takes lane 8's j = 8 step at j = 16
-            (None, 25, None, 30, 1, 8, 1, 0, True, 111, 1)]):
+            (None, 25, None, 30, 1, 8, 1, 0, True, 111, 1),
+            # nnz < WF, all in row 0: the lanes past nnz hold +0.0 (their
+            # B element, column k = 0, is patched to +1), whose bits are
+            # lane 0's row; a reduction step that lets lanes below j
+            # compare with shared_row[lid - j] (value slots) sees equal
+            (20, 20, 3, 40, 1, 8, 1, 0, True, 111, 1)]):
         if nnz is None:
             nnz = LOOPS * WF + 2 * WF
             M = nnz // R + 2
@@ -525,13 +530,19 @@ def coomm_seg_atomic(tag, targs, T, I, A, B, C, WF=64, LOOPS=16, COLS=1, NT=True
         ldc = (M + 1) if order == 1 else (N + 2)
         csize = ldc * N if order == 1 else ldc * M
         rows = buf(nnz * batch, I.size, f'arith-i{8*I.size}:{base}:1:{R}')
+        bbuf = buf(bsize * batch, B, B.fill, 34 + v)
+        if v == 6:
+            one = {'_Float16': '003c', 'bf16': '803f', 'signed char': '01'}.get(
+                B.name, valhex(B, 1.0, 1.0))
+            ks = [(nstart + p if NT else (nstart + p) * ldb) for p in range(ncols)]
+            bbuf['patch'] = [{'offset': k * B.size, 'bytes': one} for k in ks]
         args = [{'u32': trans}, {'i64': nnz}, ival(I.size, nstart),
                 {'i64': nnz if batch > 1 else 0},
                 alpha_host(T, 1.5) if host else buf(1, T, T.fill, 16),
                 rows,
                 buf(nnz * batch, I.size, f'cols-i{8*I.size}:{11+v}:{K}:{R}:{base}'),
                 buf(nnz * batch, A, A.fill, 24 + v),
-                buf(bsize * batch, B, B.fill, 34 + v), {'i64': ldb},
+                bbuf, {'i64': ldb},
                 {'i64': bsize if batch > 1 else 0},
                 buf(csize * batch, C, C.fill, 44 + v), {'i64': ldc},
                 {'i64': csize if batch > 1 else 0},
