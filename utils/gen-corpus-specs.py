@@ -581,6 +581,59 @@ for tg, ta, tys in (('f32', 'float, int, float, float, float', (F32, I32, F32, F
     coomm_seg_atomic(f'wf32_rem3_{tg}', f'32u, 16u, 3u, false, {ta}', *tys, WF=32, COLS=3,
                      NT=False)
 
+# The same WF=32 remainder launch (n = 3: columns [0, 3)) with strides whose
+# element offsets reach 2^32: the high dwords of batch_stride_C * batch and
+# of ldb * col are then nonzero. Extra regions lie 2^36 bytes apart
+# (docs/run-spec.md), so a stride of 2^36 / element size puts each batch's C
+# (each column of B) in a region of its own and the gaps stay unmapped. The
+# host's checks allow any batch_stride_C >= ldc * m and ldb >= k; such
+# operands span 64+ GiB of address space, of which the kernel touches only
+# these pieces.
+def coomm_seg_atomic_far(tag, targs, T, I, A, B, C):
+    match = dm('rocsparse::coommnn_segmented_atomic', targs)
+    WF, LOOPS, nnz, R, M, K, base, batch = 32, 16, 700, 70, 21, 90, 1, 2
+    gx = (nnz + LOOPS * WF - 1) // (LOOPS * WF)
+    rows = buf(nnz * batch, I.size, f'arith-i{8*I.size}:{base}:1:{R}')
+    cols = buf(nnz * batch, I.size, f'cols-i{8*I.size}:60:{K}:{R}:{base}')
+    far = lambda size: (1 << 36) // size
+    for v in ('c', 'b'):
+        if v == 'c':
+            # row-major C, batch 1's C in region c1
+            order, ldb, sb, ldc = 0, K + 1, (K + 1) * 3, 5
+            sc = far(C.size)
+            bb = buf(sb * batch, B, B.fill, 61)
+            cc = {'bytes': '0' * 16, 'pointers': [{'offset': 0, 'to': 'c0'}]}
+            regions = {f'c{i}': buf(ldc * M, C, C.fill, 62 + i) for i in range(2)}
+        else:
+            # column-major B, column p of batch z in region b(3z + p)
+            order, ldb, ldc = 1, far(B.size), M + 1
+            sb, sc = 3 * ldb, ldc * 3
+            bb = {'bytes': '0' * 16, 'pointers': [{'offset': 0, 'to': 'b0'}]}
+            cc = buf(sc * batch, C, C.fill, 62)
+            regions = {f'b{i}': buf(K, B, B.fill, 63 + i) for i in range(6)}
+        args = [{'u32': 111}, {'i64': nnz}, ival(I.size, 0), {'i64': nnz},
+                alpha_host(T, 1.5), rows, cols, buf(nnz * batch, A, A.fill, 64),
+                bb, {'i64': ldb}, {'i64': sb}, cc, {'i64': ldc}, {'i64': sc},
+                {'u32': order}, {'u32': base}, {'u8': 1}]
+        about = (f'COO x dense (B column-major, op 111) with atomic segmented sums, '
+                 f'columns [0, 3): M={M} K={K}, nnz={nnz} sorted in rows of {R} '
+                 f'(the second batch continues the row numbers), index base {base}, '
+                 f'2 batches; ' +
+                 (f'row-major C (ldc {ldc}) with batch_stride_C = 2^36 / {C.size} '
+                  '(batch 1 in region c1)' if v == 'c' else
+                  f'ldb = 2^36 / {B.size}, batch_stride_B = 3 ldb (each column '
+                  'of B in a region: b0..b2 batch 0, b3..b5 batch 1), '
+                  'column-major C') +
+                 f'; grid x = ceil(nnz / (LOOPS*WF)) = {gx}')
+        write('coomm', f'segmented_atomic_far{v}_{tag}', match, about, [gx, 1, batch], [WF],
+              args, regions=regions)
+
+for tg, ta, tys in (('f32', 'float, int, float, float, float', (F32, I32, F32, F32, F32)),
+                    ('c64_i32', 'rocsparse_complex_num<float>, int, rocsparse_complex_num<float>, rocsparse_complex_num<float>, rocsparse_complex_num<float>', (CF32, I32, CF32, CF32, CF32)),
+                    ('f16', 'float, int, _Float16, _Float16, float', (F32, I32, F16, F16, F32)),
+                    ('i8', 'int, int, signed char, signed char, int', (I32V, I32, I8V, I8V, I32V))):
+    coomm_seg_atomic_far(f'wf32_rem3_{tg}', f'32u, 16u, 3u, false, {ta}', *tys)
+
 # ---- coommnn_atomic_remainder<256, WF, TRANSB, T, I, A, B, C>
 def coomm_atomic_rem(tag, targs, T, I, A, B, C):
     BS = 256
