@@ -2,10 +2,12 @@
 
 #include "Internal.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <set>
 
 using namespace llvm;
 
@@ -141,6 +143,49 @@ std::optional<Evidence> compareResults(const TestInput &In,
     E.Summary = formatv("{0} returns {1} memory regions, {2} {3}", NA, A.size(),
                         NB, B.size());
     return E;
+  }
+  // Sparse buffers: every page either run touched, as a region of its own;
+  // a page one run did not touch holds the fill.
+  if (llvm::any_of(A, [](const MemRegion &R) { return R.Sparse != nullptr; })) {
+    std::vector<MemRegion> EA, EB;
+    for (size_t I = 0; I < A.size(); ++I) {
+      const MemRegion &RA = A[I], &RB = B[I];
+      if (!RA.Sparse || !RB.Sparse || RA.Base != RB.Base ||
+          RA.Size != RB.Size) {
+        EA.push_back(RA);
+        EB.push_back(RB);
+        continue;
+      }
+      std::set<uint64_t> Offs;
+      for (const auto &KV : RA.Pages)
+        Offs.insert(KV.first);
+      for (const auto &KV : RB.Pages)
+        Offs.insert(KV.first);
+      for (uint64_t Off : Offs) {
+        auto bytes = [&](const MemRegion &R) {
+          auto It = R.Pages.find(Off);
+          if (It != R.Pages.end())
+            return It->second;
+          std::vector<uint8_t> D(
+              std::min<uint64_t>(SparsePageSize, R.Size - Off));
+          R.Sparse->fill(Off, D.data(), D.size());
+          return D;
+        };
+        MemRegion PA, PB;
+        PA.Base = PB.Base = RA.Base + Off;
+        PA.Size = PB.Size = std::min<uint64_t>(SparsePageSize, RA.Size - Off);
+        PA.K = PB.K = MemRegion::Buffer;
+        PA.Arg = PB.Arg = RA.Arg;
+        PA.Name = PB.Name = RA.Name;
+        PA.Data = bytes(RA);
+        PB.Data = bytes(RB);
+        if (PA.Data == PB.Data)
+          continue;
+        EA.push_back(std::move(PA));
+        EB.push_back(std::move(PB));
+      }
+    }
+    return compareResults(In, EA, EB, Tols, NA, NB);
   }
   std::optional<Evidence> First;
   std::vector<std::string> Others;

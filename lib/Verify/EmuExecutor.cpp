@@ -69,12 +69,13 @@ uint64_t mix64(uint64_t X) {
 /// are plain lookups (no region is mapped during the run).
 class RunObserver : public emu::Memory::Observer {
 public:
-  RunObserver(ApproxLog *Log, uint64_t Salt, uint64_t Poison)
-      : Log(Log), Salt(Salt), Poison(Poison) {}
+  RunObserver(ApproxLog *Log, uint64_t Salt, uint64_t Poison,
+              SparsePager *Pager)
+      : Log(Log), Salt(Salt), Poison(Poison), Pager(Pager) {}
   uint64_t poisonSeed() override { return Poison; }
   emu::Region *access(emu::Memory &M, uint64_t Addr, uint64_t Len,
                       bool) override {
-    return M.find(Addr, Len);
+    return Pager ? Pager->access(M, Addr, Len) : M.find(Addr, Len);
   }
   uint32_t approx(uint64_t WG, unsigned Wave, unsigned Lane,
                   uint64_t Key) override {
@@ -91,6 +92,7 @@ public:
 private:
   ApproxLog *Log;
   uint64_t Salt, Poison;
+  SparsePager *Pager;
   std::mutex Mu;
 };
 
@@ -158,35 +160,59 @@ public:
     if (!K)
       return createStringError("no kernel '" + Img.Kernel +
                                "' in the code object");
-    emu::Memory Mem;
-    if (Error E = L.Emu->mapCodeObject(Mem))
-      return std::move(E);
-    for (const MemRegion &R : Img.Regions) {
-      auto M = Mem.map(R.Base, R.Size ? R.Size : 1,
-                       R.K == MemRegion::Guard ? 0 : R.Perms, R.Name);
-      if (!M)
-        return createStringError("cannot map " + R.Name + ": " +
-                                 toString(M.takeError()));
-      if (!R.Size)
-        (*M)->Size = 0;
-      if (R.K != MemRegion::Guard && !R.Data.empty())
-        std::memcpy((*M)->Data.data(), R.Data.data(),
-                    std::min<size_t>(R.Data.size(), R.Size));
-    }
+    SparsePager Pager;
+    for (const MemRegion &R : Img.Regions)
+      if (R.Sparse && R.K == MemRegion::Buffer)
+        Pager.add(R.Base, R.Perms, R.Name, R.Sparse);
     ExecResult Res;
-    RunObserver Obs(Opts.LogApprox ? &Res.Approx : nullptr, Opts.ApproxSalt,
-                    Opts.PoisonSeed);
-    if (Opts.LogApprox || Opts.ApproxSalt || Opts.PoisonSeed)
-      Mem.Obs = &Obs;
-    emu::RunOptions RO;
-    RO.Threads = Opts.Threads;
-    RO.Budget = Opts.Budget;
-    RO.Profile = Opts.Profile;
-    if (Opts.InterleaveEvery) {
-      RO.InterleaveEvery = Opts.InterleaveEvery;
-      RO.InterleaveAtomics = true;
+    emu::RunResult RR;
+    std::unique_ptr<emu::Memory> MemPtr;
+    // Sparse buffers: an access that straddles a mapped and an unmapped
+    // page runs the dispatch again with both mapped as one region.
+    for (unsigned Attempt = 0;; ++Attempt) {
+      MemPtr = std::make_unique<emu::Memory>();
+      emu::Memory &Mem = *MemPtr;
+      if (Error E = L.Emu->mapCodeObject(Mem))
+        return std::move(E);
+      for (const MemRegion &R : Img.Regions) {
+        if (R.Sparse && R.K == MemRegion::Buffer)
+          continue;
+        auto M = Mem.map(R.Base, R.Size ? R.Size : 1,
+                         R.K == MemRegion::Guard ? 0 : R.Perms, R.Name);
+        if (!M)
+          return createStringError("cannot map " + R.Name + ": " +
+                                   toString(M.takeError()));
+        if (!R.Size)
+          (*M)->Size = 0;
+        if (R.K != MemRegion::Guard && !R.Data.empty())
+          std::memcpy((*M)->Data.data(), R.Data.data(),
+                      std::min<size_t>(R.Data.size(), R.Size));
+      }
+      if (Error E = Pager.begin(Mem))
+        return std::move(E);
+      Res = ExecResult();
+      RunObserver Obs(Opts.LogApprox ? &Res.Approx : nullptr, Opts.ApproxSalt,
+                      Opts.PoisonSeed, Pager.empty() ? nullptr : &Pager);
+      if (Opts.LogApprox || Opts.ApproxSalt || Opts.PoisonSeed ||
+          !Pager.empty())
+        Mem.Obs = &Obs;
+      emu::RunOptions RO;
+      // The pager maps regions during the run: one host thread.
+      RO.Threads = Pager.empty() ? Opts.Threads : 1;
+      RO.Budget = Opts.Budget;
+      RO.Profile = Opts.Profile;
+      if (Opts.InterleaveEvery) {
+        RO.InterleaveEvery = Opts.InterleaveEvery;
+        RO.InterleaveAtomics = true;
+      }
+      RR = L.Emu->run(*K, Img.Launch, Mem, RO);
+      Mem.Obs = nullptr;
+      if (RR.ok() || Attempt >= 16 || !Pager.retry())
+        break;
     }
-    emu::RunResult RR = L.Emu->run(*K, Img.Launch, Mem, RO);
+    emu::Memory &Mem = *MemPtr;
+    if (!RR.ok() && !Pager.Overflow.empty())
+      RR.Message = Pager.Overflow + "; " + RR.Message;
     Mem.Obs = nullptr;
     Res.Kind = RR.Kind;
     Res.Message = RR.Message;
@@ -202,7 +228,10 @@ public:
       Out.K = R.K;
       Out.Arg = R.Arg;
       Out.Name = R.Name;
-      if (R.K != MemRegion::Guard)
+      Out.Sparse = R.Sparse;
+      if (R.Sparse && R.K == MemRegion::Buffer)
+        Out.Pages = Pager.pages(Mem, R.Base);
+      else if (R.K != MemRegion::Guard)
         if (emu::Region *M = Mem.at(R.Base))
           Out.Data.assign(M->Data.begin(),
                           M->Data.begin() + std::min<size_t>(R.Size, M->Data.size()));

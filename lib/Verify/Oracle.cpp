@@ -163,6 +163,13 @@ static Expected<TestInput> specInput(const KernelInfo &K, StringRef Path,
          " executor places buffers at its own addresses and does not "
          "relocate pointers inside them")
             .str());
+  if (S->SparseBuffers && ExecName != "emulator")
+    return createStringError(
+        (Path + ": the spec has sparse buffers (\"sparse\": true); the " +
+         ExecName +
+         " executor allocates buffers whole and cannot map them when "
+         "touched")
+            .str());
   TestInput In;
   In.From = TestInput::Spec;
   In.PoisonSeed = 0x5bec0000ull ^ std::hash<std::string>()(Path.str());
@@ -182,11 +189,12 @@ static Expected<TestInput> specInput(const KernelInfo &K, StringRef Path,
     G1.Arg = int(B.ArgIndex);
     G1.Name = formatv("arg{0} guard before", B.ArgIndex).str();
     R.Base = Addr;
-    R.Size = B.Data.size();
+    R.Size = B.size();
     R.Perms = B.ReadOnly ? emu::PermRead : emu::PermRW;
     R.Arg = int(B.ArgIndex);
     R.Name = formatv("arg{0}", B.ArgIndex).str();
     R.Data = std::move(B.Data);
+    R.Sparse = B.Sparse;
     G2 = G1;
     G2.Base = Addr + std::max<uint64_t>(R.Size, 1);
     G2.Name = formatv("arg{0} guard after", B.ArgIndex).str();
@@ -209,10 +217,11 @@ static Expected<TestInput> specInput(const KernelInfo &K, StringRef Path,
     G1.Perms = 0;
     G1.Name = "region " + SR.Name + " guard before";
     R.Base = SR.Address;
-    R.Size = SR.Data.size();
+    R.Size = SR.size();
     R.Perms = SR.ReadOnly ? emu::PermRead : emu::PermRW;
     R.Name = "region " + SR.Name;
     R.Data = std::move(SR.Data);
+    R.Sparse = SR.Sparse;
     G2 = G1;
     G2.Base = SR.Address + std::max<uint64_t>(R.Size, 1);
     G2.Name = "region " + SR.Name + " guard after";
@@ -308,6 +317,11 @@ static std::string firstDifference(ArrayRef<MemRegion> A,
                    A.size(), B.size())
         .str();
   for (size_t K = 0; K < A.size(); ++K) {
+    if (A[K].Pages != B[K].Pages)
+      return formatv("{0}: the runs touched different pages or left "
+                     "different bytes in them",
+                     A[K].Name)
+          .str();
     const std::vector<uint8_t> &X = A[K].Data, &Y = B[K].Data;
     if (X == Y)
       continue;

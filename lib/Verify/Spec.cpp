@@ -147,9 +147,105 @@ using Patches = std::vector<std::pair<uint64_t, uint64_t>>; // [lo, hi)
 /// The bytes of a buffer argument or an extra region: "buffer" (a file) or
 /// "buffer_size" with "fill", then "patch". The patched byte intervals go
 /// to Patched: a pointer may not overlap them.
-static Error parseContents(const json::Object *O, StringRef SpecDir,
-                           std::vector<uint8_t> &Data, Patches &Patched) {
+static Error
+parsePatches(const json::Object *O, uint64_t Size,
+             std::vector<std::pair<uint64_t, std::vector<uint8_t>>> &Out) {
   auto fail = [](const Twine &Msg) { return createStringError(Msg.str()); };
+  const json::Value *PV = O->get("patch");
+  if (!PV)
+    return Error::success();
+  const json::Array *PA = PV->getAsArray();
+  if (!PA)
+    return fail("\"patch\" must be an array of {\"offset\": N, "
+                "\"bytes\": \"hex\"}");
+  for (const json::Value &E : *PA) {
+    const json::Object *PO = E.getAsObject();
+    auto POff = PO ? PO->getInteger("offset") : std::nullopt;
+    auto PHex = PO ? PO->getString("bytes") : std::nullopt;
+    if (!POff || !PHex || *POff < 0)
+      return fail("a patch needs \"offset\" (>= 0) and \"bytes\" "
+                  "(hex)");
+    auto PB = hexBytes(*PHex);
+    if (!PB)
+      return fail("patch: " + toString(PB.takeError()));
+    if (uint64_t(*POff) + PB->size() > Size)
+      return fail(formatv("patch at offset {0} of {1} bytes ends past "
+                          "the buffer ({2} bytes)",
+                          *POff, PB->size(), Size));
+    Out.push_back({uint64_t(*POff), std::move(*PB)});
+  }
+  return Error::success();
+}
+
+/// A sparse buffer's contents: "buffer_size" (up to MaxSparseSize), a fill
+/// that is a function of the offset, patches.
+static Error parseSparse(const json::Object *O,
+                         std::shared_ptr<const SparseFill> &Sparse,
+                         Patches &Patched) {
+  auto fail = [](const Twine &Msg) { return createStringError(Msg.str()); };
+  if (O->get("buffer"))
+    return fail("a sparse buffer takes \"buffer_size\" and a fill, not a "
+                "file");
+  auto N = O->getInteger("buffer_size");
+  if (!N || *N <= 0 || uint64_t(*N) > MaxSparseSize)
+    return fail(formatv("bad buffer_size for a sparse buffer: 1..{0} bytes "
+                        "(64 GiB - 1 MiB, the distance between buffers "
+                        "less a guard)",
+                        MaxSparseSize));
+  auto F = std::make_shared<SparseFill>();
+  F->Size = uint64_t(*N);
+  StringRef Fill = O->getString("fill").value_or("zero");
+  auto badFill = [&] {
+    return fail("fill " + Fill +
+                ": a sparse buffer's fill is zero, random:SEED, "
+                "int-f16:SEED or int-f32/int-f64:SEED[:LO:HI] (each element "
+                "a function of its offset; index fills need the whole "
+                "buffer)");
+  };
+  if (Fill == "zero") {
+    F->K = SparseFill::Zero;
+  } else if (Fill.starts_with("random:")) {
+    F->K = SparseFill::Random;
+    if (Fill.drop_front(7).getAsInteger(10, F->Seed))
+      return badFill();
+  } else if (Fill.starts_with("int-f16:") || Fill.starts_with("int-f32:") ||
+             Fill.starts_with("int-f64:")) {
+    StringRef Kind = Fill.take_front(7);
+    F->K = Kind == "int-f16"   ? SparseFill::IntF16
+           : Kind == "int-f32" ? SparseFill::IntF32
+                               : SparseFill::IntF64;
+    auto [SeedS, Range] = Fill.drop_front(8).split(':');
+    if (SeedS.getAsInteger(10, F->Seed))
+      return badFill();
+    if (!Range.empty()) {
+      auto [LoS, HiS] = Range.split(':');
+      if (Kind == "int-f16" || LoS.getAsInteger(10, F->Lo) ||
+          HiS.getAsInteger(10, F->Hi) || F->Lo > F->Hi || F->Lo < -(1 << 20) ||
+          F->Hi > (1 << 20))
+        return fail(Fill + ": the range is LO:HI with "
+                           "|LO|, |HI| <= 2^20 (f32, f64)");
+    }
+  } else {
+    return badFill();
+  }
+  if (Error E = parsePatches(O, F->Size, F->Patches))
+    return E;
+  for (auto &[Off, B] : F->Patches)
+    Patched.push_back({Off, Off + B.size()});
+  Sparse = std::move(F);
+  return Error::success();
+}
+
+static Error parseContents(const json::Object *O, StringRef SpecDir,
+                           std::vector<uint8_t> &Data, Patches &Patched,
+                           std::shared_ptr<const SparseFill> &Sparse) {
+  auto fail = [](const Twine &Msg) { return createStringError(Msg.str()); };
+  if (const json::Value *SV = O->get("sparse")) {
+    if (!SV->getAsBoolean())
+      return fail("\"sparse\" must be true or false");
+    if (*SV->getAsBoolean())
+      return parseSparse(O, Sparse, Patched);
+  }
   if (auto F = O->getString("buffer")) {
     SmallString<256> P(*F);
     if (!sys::path::is_absolute(P) && !SpecDir.empty())
@@ -222,28 +318,12 @@ static Error parseContents(const json::Object *O, StringRef SpecDir,
   }
   // Bytes set after the fill: a single zero pivot, a sentinel, an
   // initial value the caller would have written (docs/run-spec.md).
-  if (const json::Value *PV = O->get("patch")) {
-    const json::Array *PA = PV->getAsArray();
-    if (!PA)
-      return fail("\"patch\" must be an array of {\"offset\": N, "
-                  "\"bytes\": \"hex\"}");
-    for (const json::Value &E : *PA) {
-      const json::Object *PO = E.getAsObject();
-      auto POff = PO ? PO->getInteger("offset") : std::nullopt;
-      auto PHex = PO ? PO->getString("bytes") : std::nullopt;
-      if (!POff || !PHex || *POff < 0)
-        return fail("a patch needs \"offset\" (>= 0) and \"bytes\" "
-                    "(hex)");
-      auto PB = hexBytes(*PHex);
-      if (!PB)
-        return fail("patch: " + toString(PB.takeError()));
-      if (uint64_t(*POff) + PB->size() > Data.size())
-        return fail(formatv("patch at offset {0} of {1} bytes ends past "
-                            "the buffer ({2} bytes)",
-                            *POff, PB->size(), Data.size()));
-      std::memcpy(Data.data() + *POff, PB->data(), PB->size());
-      Patched.push_back({uint64_t(*POff), uint64_t(*POff) + PB->size()});
-    }
+  std::vector<std::pair<uint64_t, std::vector<uint8_t>>> List;
+  if (Error E = parsePatches(O, Data.size(), List))
+    return E;
+  for (auto &[Off, B] : List) {
+    std::memcpy(Data.data() + Off, B.data(), B.size());
+    Patched.push_back({Off, Off + B.size()});
   }
   return Error::success();
 }
@@ -403,8 +483,11 @@ Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
       B.ArgIndex = unsigned(I);
       B.KernargOffset = A.Offset;
       Patches Patched;
-      if (Error E = parseContents(O, SpecDir, B.Data, Patched))
+      if (Error E = parseContents(O, SpecDir, B.Data, Patched, B.Sparse))
         return err(Where + ": " + toString(std::move(E)));
+      if (B.Sparse && O->get("pointers"))
+        return err(Where + ": a sparse buffer cannot hold \"pointers\"");
+      Out.SparseBuffers += B.Sparse != nullptr;
       if (Error E = parsePointers(*O, Where, B.Data.size(), Patched,
                                   PendingPointer::ArgBuffer, Out.Buffers.size(),
                                   Pending))
@@ -412,10 +495,10 @@ Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
       B.ReadOnly = O->getBoolean("readonly").value_or(false);
       if (const json::Value *OV = O->get("pointer_offset")) {
         auto Off = OV->getAsInteger();
-        if (!Off || *Off < 0 || uint64_t(*Off) > B.Data.size())
+        if (!Off || *Off < 0 || uint64_t(*Off) > B.size())
           return err(Where + formatv(": \"pointer_offset\" must be a byte "
                                      "offset in 0..{0} (the buffer's size)",
-                                     B.Data.size()));
+                                     B.size()));
         B.PointerOffset = uint64_t(*Off);
       }
       Out.Buffers.push_back(std::move(B));
@@ -529,8 +612,11 @@ Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
       R.Name = N.str();
       R.Address = specRegionAddress(unsigned(Out.Regions.size()));
       Patches Patched;
-      if (Error E = parseContents(O, SpecDir, R.Data, Patched))
+      if (Error E = parseContents(O, SpecDir, R.Data, Patched, R.Sparse))
         return err(Where + ": " + toString(std::move(E)));
+      if (R.Sparse && O->get("pointers"))
+        return err(Where + ": a sparse region cannot hold \"pointers\"");
+      Out.SparseBuffers += R.Sparse != nullptr;
       if (Error E = parsePointers(*O, Where, R.Data.size(), Patched,
                                   PendingPointer::Region, Out.Regions.size(),
                                   Pending))
@@ -552,7 +638,7 @@ Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
                            "index of args whose entry is a buffer)",
                            P.Where, *I));
       Target = specBufferAddress(B->ArgIndex);
-      TargetSize = B->Data.size();
+      TargetSize = B->size();
     } else {
       StringRef N = *P.To->getAsString();
       auto R = llvm::find_if(Out.Regions,
@@ -567,7 +653,7 @@ Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
                    ")");
       }
       Target = R->Address;
-      TargetSize = R->Data.size();
+      TargetSize = R->size();
     }
     if (P.Plus < 0 || uint64_t(P.Plus) > TargetSize)
       return err(formatv("{0}: \"plus\" must be a byte offset in 0..{1} "
@@ -597,9 +683,29 @@ Expected<DispatchSpec> loadSpec(StringRef Path, const KernelInfo &K) {
                    Path);
 }
 
-Error mapSpecBuffers(DispatchSpec &Spec, emu::Memory &Mem) {
+static Error noPager(const DispatchSpec &Spec, StringRef Name) {
+  return createStringError(
+      (Spec.Name + ": " + Name +
+       " is sparse (\"sparse\": true); this tool maps buffers whole "
+       "(asmevo-run and asmevo-verify run sparse buffers)")
+          .str());
+}
+
+Error mapSpecBuffers(DispatchSpec &Spec, emu::Memory &Mem, SparsePager *Pager) {
   for (SpecBuffer &B : Spec.Buffers) {
     uint64_t Addr = specBufferAddress(B.ArgIndex);
+    std::string Name = formatv("arg{0}", B.ArgIndex).str();
+    if (B.Sparse) {
+      if (!Pager)
+        return noPager(Spec, Name);
+      Pager->add(Addr, B.ReadOnly ? emu::PermRead : emu::PermRW, Name,
+                 B.Sparse);
+      if (B.KernargOffset + 8 > Spec.Launch.Kernarg.size())
+        Spec.Launch.Kernarg.resize(B.KernargOffset + 8);
+      uint64_t Ptr = specBufferPointer(B);
+      std::memcpy(Spec.Launch.Kernarg.data() + B.KernargOffset, &Ptr, 8);
+      continue;
+    }
     auto R = Mem.map(Addr, B.Data.size(),
                      B.ReadOnly ? emu::PermRead : emu::PermRW,
                      formatv("arg{0}", B.ArgIndex).str());
@@ -615,6 +721,13 @@ Error mapSpecBuffers(DispatchSpec &Spec, emu::Memory &Mem) {
     std::memcpy(Spec.Launch.Kernarg.data() + B.KernargOffset, &Ptr, 8);
   }
   for (SpecRegion &SR : Spec.Regions) {
+    if (SR.Sparse) {
+      if (!Pager)
+        return noPager(Spec, "region " + SR.Name);
+      Pager->add(SR.Address, SR.ReadOnly ? emu::PermRead : emu::PermRW,
+                 "region " + SR.Name, SR.Sparse);
+      continue;
+    }
     auto R =
         Mem.map(SR.Address, SR.Data.size(),
                 SR.ReadOnly ? emu::PermRead : emu::PermRW, "region " + SR.Name);
@@ -626,6 +739,171 @@ Error mapSpecBuffers(DispatchSpec &Spec, emu::Memory &Mem) {
       (*R)->Size = 0;
   }
   return Error::success();
+}
+
+static uint64_t mix64(uint64_t X) {
+  X += 0x9e3779b97f4a7c15ull;
+  X = (X ^ (X >> 30)) * 0xbf58476d1ce4e5b9ull;
+  X = (X ^ (X >> 27)) * 0x94d049bb133111ebull;
+  return X ^ (X >> 31);
+}
+
+void SparseFill::fill(uint64_t Off, uint8_t *Out, size_t Len) const {
+  // A hash of (seed, element index) per element: any page can be made
+  // without the ones before it (the dense fills are streams).
+  static const uint16_t Half[] = {0x0000, 0x3c00, 0x4000, 0x4200};
+  size_t Elt = K == IntF16 ? 2 : K == IntF32 ? 4 : 8;
+  for (size_t I = 0; I < Len;) {
+    uint64_t P = Off + I, E = P / Elt;
+    size_t In = P % Elt, N = std::min<size_t>(Elt - In, Len - I);
+    uint8_t B[8] = {};
+    uint64_t H = mix64(Seed ^ mix64(E));
+    // As the dense int fills: a partial element at the end stays zero.
+    if (K == Random) {
+      std::memcpy(B, &H, 8);
+    } else if (K != Zero && (E + 1) * Elt <= Size) {
+      int V = int(int64_t(H % uint64_t(Hi - Lo + 1)) + Lo);
+      if (K == IntF16) {
+        uint16_t X = Half[V < 0 ? -V : V] | (V < 0 ? 0x8000 : 0);
+        std::memcpy(B, &X, 2);
+      } else if (K == IntF32) {
+        float X = float(V);
+        std::memcpy(B, &X, 4);
+      } else {
+        double X = double(V);
+        std::memcpy(B, &X, 8);
+      }
+    }
+    std::memcpy(Out + I, B + In, N);
+    I += N;
+  }
+  for (const auto &[POff, PB] : Patches) {
+    uint64_t Lo = std::max(POff, Off),
+             Hi = std::min(POff + PB.size(), Off + Len);
+    if (Lo < Hi)
+      std::memcpy(Out + (Lo - Off), PB.data() + (Lo - POff), Hi - Lo);
+  }
+}
+
+void SparsePager::add(uint64_t Base, uint8_t Perms, std::string Name,
+                      std::shared_ptr<const SparseFill> Fill) {
+  Ranges.push_back({Base, Perms, std::move(Name), std::move(Fill)});
+}
+
+const SparsePager::Range *SparsePager::rangeOf(uint64_t Addr) const {
+  for (const Range &R : Ranges)
+    if (Addr >= R.Base && Addr - R.Base < R.Fill->Size)
+      return &R;
+  return nullptr;
+}
+
+Expected<emu::Region *> SparsePager::mapPages(emu::Memory &M, const Range &R,
+                                              uint64_t Lo, uint64_t Hi) {
+  if (Touched + (Hi - Lo) > MaxTouched) {
+    if (Overflow.empty())
+      Overflow = formatv("the dispatch touches more than {0} bytes of sparse "
+                         "buffers (at {1}, offset 0x{2:x-}): the bound of "
+                         "docs/run-spec.md",
+                         MaxTouched, R.Name, Lo - R.Base)
+                     .str();
+    return nullptr;
+  }
+  auto Reg = M.map(Lo, Hi - Lo, R.Perms, R.Name);
+  if (!Reg)
+    return Reg.takeError();
+  R.Fill->fill(Lo - R.Base, (*Reg)->Data.data(), Hi - Lo);
+  Touched += Hi - Lo;
+  return *Reg;
+}
+
+Error SparsePager::begin(emu::Memory &M) {
+  Touched = 0;
+  Overflow.clear();
+  Want.clear();
+  for (auto [Lo, Hi] : Pre) {
+    const Range *R = rangeOf(Lo);
+    if (!R)
+      continue;
+    auto Reg = mapPages(M, *R, Lo, Hi);
+    if (!Reg)
+      return Reg.takeError();
+    if (!*Reg)
+      return createStringError(Overflow);
+  }
+  return Error::success();
+}
+
+emu::Region *SparsePager::access(emu::Memory &M, uint64_t Addr, uint64_t Len) {
+  if (emu::Region *X = M.find(Addr, Len))
+    return X;
+  const Range *R = rangeOf(Addr);
+  // Past the end: the guard (or nothing) faults.
+  if (!R || !Len || Len > R->Fill->Size - (Addr - R->Base))
+    return nullptr;
+  // The emulator asks for a whole wave's span first and falls back to one
+  // access per lane (at most 64 bytes, a scalar load) when it gets none:
+  // a span of more than two pages is not mapped (a wave's scattered lanes
+  // may span gigabytes of a sparse buffer).
+  bool PerLane = Len <= 64;
+  if (!PerLane && (Addr + Len - 1) / SparsePageSize - Addr / SparsePageSize > 1)
+    return nullptr;
+  uint64_t End = R->Base + R->Fill->Size;
+  uint64_t Lo = R->Base + (Addr - R->Base) / SparsePageSize * SparsePageSize;
+  uint64_t Hi =
+      std::min(End, R->Base + (Addr + Len - R->Base + SparsePageSize - 1) /
+                                  SparsePageSize * SparsePageSize);
+  // An access that straddles a mapped page and an unmapped one: the next
+  // run maps both as one region (regions are never unmapped in a run).
+  for (uint64_t P = Lo; P < Hi; P += SparsePageSize)
+    if (M.find(P, 1)) {
+      if (PerLane)
+        Want.push_back({Lo, Hi});
+      return nullptr;
+    }
+  auto Reg = mapPages(M, *R, Lo, Hi);
+  if (!Reg) {
+    consumeError(Reg.takeError());
+    return nullptr;
+  }
+  return *Reg;
+}
+
+bool SparsePager::retry() {
+  if (Want.empty() || !Overflow.empty())
+    return false;
+  // Every page of Want and of the regions it touches, merged (adjacent
+  // ranges too: an access may straddle their border).
+  for (auto W : Want)
+    Pre.push_back(W);
+  Want.clear();
+  llvm::sort(Pre);
+  std::vector<std::pair<uint64_t, uint64_t>> Merged;
+  for (auto [Lo, Hi] : Pre)
+    if (!Merged.empty() && Lo <= Merged.back().second &&
+        rangeOf(Lo) == rangeOf(Merged.back().first))
+      Merged.back().second = std::max(Merged.back().second, Hi);
+    else
+      Merged.push_back({Lo, Hi});
+  Pre = std::move(Merged);
+  return true;
+}
+
+std::map<uint64_t, std::vector<uint8_t>>
+SparsePager::pages(const emu::Memory &M, uint64_t Base) const {
+  std::map<uint64_t, std::vector<uint8_t>> Out;
+  const Range *R = rangeOf(Base);
+  if (!R)
+    return Out;
+  for (const auto &Reg : M.regions()) {
+    if (Reg->Base < R->Base || Reg->Base - R->Base >= R->Fill->Size)
+      continue;
+    for (uint64_t P = 0; P < Reg->Size; P += SparsePageSize) {
+      uint64_t N = std::min<uint64_t>(SparsePageSize, Reg->Size - P);
+      Out[Reg->Base - R->Base + P].assign(Reg->Data.begin() + P,
+                                          Reg->Data.begin() + P + N);
+    }
+  }
+  return Out;
 }
 
 } // namespace verify

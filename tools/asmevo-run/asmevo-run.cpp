@@ -82,6 +82,10 @@ static cl::opt<unsigned> CoverageTop("coverage-missing", cl::init(10),
 static cl::opt<bool> ListOpcodes("list-opcodes",
                                  cl::desc("print implemented opcodes"));
 static cl::opt<bool> Quiet("quiet", cl::desc("no summary on success"));
+static cl::opt<uint64_t> SparseLimit(
+    "sparse-limit",
+    cl::desc("bytes of sparse buffers a dispatch may touch (default 256 MiB)"),
+    cl::init(256ull << 20));
 static cl::opt<bool> PreloadPrologue(
     "kernarg-preload-prologue",
     cl::desc("kernarg-preload kernels: run the 256-byte compatibility "
@@ -335,6 +339,24 @@ int main(int argc, char **argv) {
   if (!SpecOr)
     return usageError(toString(SpecOr.takeError()));
   verify::DispatchSpec &Spec = *SpecOr;
+  // Sparse buffers exist only as the pages a run touches: no file holds
+  // them, and a GPU allocates buffers whole.
+  if (Spec.SparseBuffers) {
+    auto refuse = [&](StringRef What) {
+      return usageError(Spec.Name +
+                        ": the spec has sparse buffers "
+                        "(\"sparse\": true), which " +
+                        What + " does not support");
+    };
+    if (!InputsDir.empty())
+      return refuse("--inputs");
+    if (!OutDir.empty())
+      return refuse("--out");
+    if (!CapturePath.empty())
+      return refuse("--capture");
+    if (ExecutorName == "hip")
+      return refuse("--executor hip");
+  }
   if (!InputsDir.empty()) {
     if (std::error_code EC = sys::fs::create_directories(InputsDir))
       return usageError("cannot create " + InputsDir + ": " + EC.message());
@@ -371,7 +393,9 @@ int main(int argc, char **argv) {
   Memory Mem;
   if (Error E = Emu.mapCodeObject(Mem))
     return usageError(toString(std::move(E)));
-  if (Error E = verify::mapSpecBuffers(Spec, Mem))
+  verify::SparsePager Pager;
+  Pager.MaxTouched = SparseLimit;
+  if (Error E = verify::mapSpecBuffers(Spec, Mem, &Pager))
     return usageError(toString(std::move(E)));
   Dispatch &D = Spec.Launch;
   // --capture: the dispatch as a tier-2 capture (docs/capture-format.md).
@@ -420,7 +444,44 @@ int main(int argc, char **argv) {
   RO.InterleaveAtomics = InterleaveAtomics;
   RO.CoResident = CoResident;
   RO.GlobalRaceCheck = !NoGlobalRaces;
-  RunResult R = Emu.run(*K, D, Mem, RO);
+  RunResult R;
+  if (Pager.empty()) {
+    R = Emu.run(*K, D, Mem, RO);
+  } else {
+    // Pages are mapped when touched, during the run: one host thread. An
+    // access that straddles a mapped and an unmapped page runs the
+    // dispatch again with both mapped as one region.
+    struct PagerObserver : Memory::Observer {
+      verify::SparsePager &P;
+      PagerObserver(verify::SparsePager &P) : P(P) {}
+      Region *access(Memory &M, uint64_t Addr, uint64_t Len, bool) override {
+        return P.access(M, Addr, Len);
+      }
+      uint32_t approx(uint64_t, unsigned, unsigned, uint64_t) override {
+        return 0;
+      }
+    } Obs(Pager);
+    RO.Threads = 1;
+    for (unsigned Attempt = 0;; ++Attempt) {
+      Memory Fresh;
+      if (Error E = Emu.mapCodeObject(Fresh))
+        return usageError(toString(std::move(E)));
+      verify::SparsePager Unused;
+      if (Error E = verify::mapSpecBuffers(Spec, Fresh, &Unused))
+        return usageError(toString(std::move(E)));
+      if (Error E = Pager.begin(Fresh))
+        return usageError(toString(std::move(E)));
+      Fresh.Obs = &Obs;
+      R = Emu.run(*K, D, Fresh, RO);
+      Fresh.Obs = nullptr;
+      if (R.ok() || Attempt >= 16 || !Pager.retry())
+        break;
+    }
+    if (!R.ok() && !Pager.Overflow.empty())
+      R.Message = Pager.Overflow + "; " + R.Message;
+    if (!Quiet)
+      errs() << formatv("sparse buffers: {0} bytes touched\n", Pager.touched());
+  }
 
   if (!OutDir.empty()) {
     if (std::error_code EC = sys::fs::create_directories(OutDir))

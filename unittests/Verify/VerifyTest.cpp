@@ -232,6 +232,65 @@ TEST(Spec, Errors) {
   }
 }
 
+TEST(Spec, SparseBuffer) {
+  auto CO = CodeObject::load(test::testKernel("elementwise-gfx942-v5.hsaco"));
+  ASSERT_TRUE(bool(CO));
+  const KernelInfo *K = (*CO)->kernel("axpy_f32");
+  ASSERT_TRUE(K);
+  // 16 GiB, nothing allocated: each element a function of its offset, the
+  // patch over it.
+  auto S = parseSpec(R"({"workgroups":[1],"workgroup_size":[64],"args":[
+      {"i32":100},{"f32":1.5},{"buffer_size":400,"fill":"random:1"},
+      {"buffer_size":17179869184,"sparse":true,"fill":"int-f32:3:1:3",
+       "patch":[{"offset":17179869180,"bytes":"0000c0ff"}]}]})",
+                     *K, "", "s.json");
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  ASSERT_EQ(S->SparseBuffers, 1u);
+  const SpecBuffer &B = S->Buffers[1];
+  ASSERT_TRUE(B.Sparse);
+  EXPECT_TRUE(B.Data.empty());
+  EXPECT_EQ(B.size(), 17179869184ull);
+  // A page made at once equals the same bytes made in odd pieces.
+  std::vector<uint8_t> Whole(4096), Parts(4096);
+  uint64_t At = (1ull << 33) + 4096;
+  B.Sparse->fill(At, Whole.data(), 4096);
+  for (size_t O = 0; O < 4096; O += 7)
+    B.Sparse->fill(At + O, Parts.data() + O, std::min<size_t>(7, 4096 - O));
+  EXPECT_EQ(Whole, Parts);
+  for (size_t O = 0; O < 4096; O += 4) {
+    float F;
+    std::memcpy(&F, &Whole[O], 4);
+    EXPECT_TRUE(F == 1 || F == 2 || F == 3) << F;
+  }
+  uint8_t End[4];
+  B.Sparse->fill(17179869180ull, End, 4);
+  EXPECT_EQ(End[3], 0xff);
+  for (const char *Bad :
+       {// Larger than the 64 GiB between buffers allows.
+        R"({"args":[{"i32":1},{"f32":1},{"buffer_size":4},
+               {"buffer_size":68719476736,"sparse":true}]})",
+        // A file, an index fill, pointers: not functions of the offset.
+        R"({"args":[{"i32":1},{"f32":1},{"buffer_size":4},
+               {"buffer":"x.bin","sparse":true}]})",
+        R"({"args":[{"i32":1},{"f32":1},{"buffer_size":4},
+               {"buffer_size":4096,"sparse":true,"fill":"arith-i32:0:1"}]})",
+        R"({"args":[{"i32":1},{"f32":1},{"buffer_size":4},
+               {"buffer_size":4096,"sparse":true,
+                "pointers":[{"offset":0,"to":2}]}]})",
+        R"({"args":[{"i32":1},{"f32":1},{"buffer_size":4},
+               {"buffer_size":4096,"sparse":1}]})"}) {
+    auto E = parseSpec(Bad, *K, "", "bad.json");
+    EXPECT_FALSE(bool(E)) << Bad;
+    if (!E)
+      llvm::consumeError(E.takeError());
+  }
+  // Tools that map buffers whole refuse it.
+  emu::Memory Mem;
+  llvm::Error E = mapSpecBuffers(*S, Mem);
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(llvm::toString(std::move(E)).find("is sparse"), std::string::npos);
+}
+
 TEST(Spec, IntegerFloatFill) {
   auto CO = CodeObject::load(test::testKernel("elementwise-gfx942-v5.hsaco"));
   ASSERT_TRUE(bool(CO));

@@ -11,6 +11,7 @@
 #define ASMEVO_VERIFY_EXECUTOR_H
 
 #include "asmevo/Emu/Emulator.h"
+#include "asmevo/Verify/Spec.h"
 #include "asmevo/Verify/Timing.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -42,6 +43,12 @@ struct MemRegion {
   int Arg = -1; // explicit argument index of the buffer, -1 if none
   std::string Name;
   std::vector<uint8_t> Data; // Size bytes (Guard: empty)
+  /// Non-null: a sparse buffer of Size bytes (Data empty) whose pages the
+  /// emulator maps when first touched (docs/run-spec.md). After the run
+  /// Pages holds the touched pages by offset; a page not in Pages holds
+  /// the fill.
+  std::shared_ptr<const SparseFill> Sparse;
+  std::map<uint64_t, std::vector<uint8_t>> Pages;
 };
 
 /// One dispatch.

@@ -16,6 +16,8 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,68 @@ namespace asmevo {
 struct KernelInfo;
 
 namespace verify {
+
+/// The contents of a sparse buffer or region (`"sparse": true`,
+/// docs/run-spec.md): every byte is a function of its offset (the fill, then
+/// the patches), so the emulator maps a page when it is first touched and a
+/// buffer may be far larger than the memory of the host.
+struct SparseFill {
+  enum Kind : uint8_t { Zero, Random, IntF16, IntF32, IntF64 } K = Zero;
+  uint64_t Size = 0;
+  uint64_t Seed = 0;
+  int64_t Lo = -3, Hi = 3;
+  std::vector<std::pair<uint64_t, std::vector<uint8_t>>> Patches;
+  /// The bytes [Off, Off + Len) of the buffer before the run.
+  void fill(uint64_t Off, uint8_t *Out, size_t Len) const;
+};
+/// Sparse buffers are at most 64 GiB minus 1 MiB: buffers are 64 GiB apart
+/// and a guard follows each.
+constexpr uint64_t MaxSparseSize = (1ull << 36) - (1ull << 20);
+constexpr uint64_t SparsePageSize = 4096;
+/// Bytes of sparse buffers a dispatch may touch (whole pages) before it
+/// fails: a clear error, not the host running out of memory.
+constexpr uint64_t MaxSparseTouched = 256ull << 20;
+
+/// Maps the pages of sparse buffers when an access first touches them (a
+/// Memory::Observer calls access() for every global access). Not thread
+/// safe: runs that use it run on one host thread.
+class SparsePager {
+public:
+  void add(uint64_t Base, uint8_t Perms, std::string Name,
+           std::shared_ptr<const SparseFill> Fill);
+  bool empty() const { return Ranges.empty(); }
+  /// Maps the ranges earlier runs asked for (call on a fresh Memory, before
+  /// the run).
+  llvm::Error begin(emu::Memory &M);
+  /// The region holding [Addr, Addr + Len), mapping a sparse page on demand.
+  emu::Region *access(emu::Memory &M, uint64_t Addr, uint64_t Len);
+  /// After a failed run: true when an access straddled a mapped and an
+  /// unmapped page; the next run (begin()) maps them as one region.
+  bool retry();
+  /// Set when the run touched more than MaxSparseTouched bytes.
+  std::string Overflow;
+  uint64_t touched() const { return Touched; }
+  /// The bound on touched bytes (tests lower it).
+  uint64_t MaxTouched = MaxSparseTouched;
+  /// The touched pages of the sparse range at Base after the run, by byte
+  /// offset in the range (SparsePageSize bytes, fewer at its end).
+  std::map<uint64_t, std::vector<uint8_t>> pages(const emu::Memory &M,
+                                                 uint64_t Base) const;
+
+private:
+  struct Range {
+    uint64_t Base;
+    uint8_t Perms;
+    std::string Name;
+    std::shared_ptr<const SparseFill> Fill;
+  };
+  const Range *rangeOf(uint64_t Addr) const;
+  llvm::Expected<emu::Region *> mapPages(emu::Memory &M, const Range &R,
+                                         uint64_t Lo, uint64_t Hi);
+  std::vector<Range> Ranges;
+  std::vector<std::pair<uint64_t, uint64_t>> Want, Pre; // [lo, hi)
+  uint64_t Touched = 0;
+};
 
 /// A `global_buffer` argument given by the spec.
 struct SpecBuffer {
@@ -33,6 +97,9 @@ struct SpecBuffer {
   /// The argument points this many bytes into the region (a pointer into
   /// the middle of an allocation, as a caller may pass one).
   uint64_t PointerOffset = 0;
+  /// Non-null: a sparse buffer (Data is empty).
+  std::shared_ptr<const SparseFill> Sparse;
+  uint64_t size() const { return Sparse ? Sparse->Size : Data.size(); }
 };
 
 /// A named memory region of the spec's "regions" that is not a kernel
@@ -43,6 +110,8 @@ struct SpecRegion {
   uint64_t Address = 0; // specRegionAddress of its rank by name
   std::vector<uint8_t> Data;
   bool ReadOnly = false;
+  std::shared_ptr<const SparseFill> Sparse; // non-null: Data is empty
+  uint64_t size() const { return Sparse ? Sparse->Size : Data.size(); }
 };
 
 struct DispatchSpec {
@@ -56,6 +125,8 @@ struct DispatchSpec {
   /// Pointers the spec stores in buffer or region bytes (not in the
   /// kernarg): they are only valid at the spec's own addresses.
   unsigned MemoryPointers = 0;
+  /// Buffers and regions that are sparse.
+  unsigned SparseBuffers = 0;
   std::string Name; // the spec's file name (diagnostics)
 };
 
@@ -91,8 +162,11 @@ inline uint64_t specBufferPointer(const SpecBuffer &B) {
 /// Maps every buffer of Spec at specBufferAddress (read-only when asked;
 /// an empty buffer is a 0-byte region: every access faults) named "arg<I>",
 /// and every extra region at its Address named "region <name>", and writes
-/// the pointers (specBufferPointer) into Spec.Launch.Kernarg.
-llvm::Error mapSpecBuffers(DispatchSpec &Spec, emu::Memory &Mem);
+/// the pointers (specBufferPointer) into Spec.Launch.Kernarg. Sparse
+/// buffers and regions go to Pager (mapped when touched; an error without
+/// one).
+llvm::Error mapSpecBuffers(DispatchSpec &Spec, emu::Memory &Mem,
+                           SparsePager *Pager = nullptr);
 
 } // namespace verify
 } // namespace asmevo
