@@ -156,6 +156,14 @@ const CsrShape SortShapes[] = {
 // split a row that long over several workgroups.
 const CsrShape LongRows = {2, 70000, 70000, 70000, 0, 0, false};
 
+// For the analysed csrmv only: rows of 150 + r entries every 50th row from
+// row 7, between rows of at most 8. A row over 128 entries followed by one
+// under 32 closes a one-row block (csrmv_analysis' row blocks), which
+// csrmvn_adaptive computes on its CSR-Vector path; rows 7 and 57 give it
+// 157 and 207 entries, fewer than the workgroup's 256 lanes (the six shapes
+// above give it only rows of over 1024).
+const CsrShape ShortVectorRows = {300, 5000, 0, 8, 50, 150, false};
+
 struct Csr {
   int M, N;
   std::vector<int> RowPtr, Col;
@@ -522,6 +530,11 @@ void rocsparse(const char *Path) {
   csrmv<float>(Lib, H, Hd, D, Long, {-1, 2}, "rocsparse_scsrmv",
                "rocsparse_scsrmv_analysis");
   csrmv<double>(Lib, H, Hd, D, Long, {-1, 2}, "rocsparse_dcsrmv",
+                "rocsparse_dcsrmv_analysis");
+  Csr Short(ShortVectorRows, 201);
+  csrmv<float>(Lib, H, Hd, D, Short, {3, -2}, "rocsparse_scsrmv",
+               "rocsparse_scsrmv_analysis");
+  csrmv<double>(Lib, H, Hd, D, Short, {3, -2}, "rocsparse_dcsrmv",
                 "rocsparse_dcsrmv_analysis");
   for (unsigned I = 0; I < std::size(SortShapes); ++I)
     csr2csc(Lib, H, Hd, Csr(SortShapes[I], 100 + I));
