@@ -634,6 +634,50 @@ for tg, ta, tys in (('f32', 'float, int, float, float, float', (F32, I32, F32, F
                     ('i8', 'int, int, signed char, signed char, int', (I32V, I32, I8V, I8V, I32V))):
     coomm_seg_atomic_far(f'wf32_rem3_{tg}', f'32u, 16u, 3u, false, {ta}', *tys)
 
+# A batch stride of 2^32 entries (64-bit indices): batch 1's COO arrays
+# start 32 GiB into sparse buffers (docs/run-spec.md, "Sparse buffers"),
+# so the batch offset's high dword (hi(batch_stride_A) * batch) is 1. The
+# remainder launch for n = 9 (one column from nstart 8), 2 batches; rows
+# and columns are written as patches (sparse buffers take no arith fills),
+# batch 1's columns shifted by one so the two batches differ.
+def coomm_seg_atomic_bigstride():
+    T, I, A, B, C = CF32, I64, CF32, CF32, CF32
+    match = dm('rocsparse::coommnn_segmented_atomic',
+               '64u, 16u, 1u, true, rocsparse_complex_num<float>, long, '
+               'rocsparse_complex_num<float>, rocsparse_complex_num<float>, '
+               'rocsparse_complex_num<float>')
+    nnz, R, M, K, nstart, WF, LOOPS, batch = 200, 10, 20, 40, 8, 64, 16, 2
+    stride = 2**32
+    N = nstart + 1
+    ldb, ldc = N + 1, M + 1
+    bsize, csize = ldb * K, ldc * N
+    def i64s(vals):
+        return ''.join(struct.pack('<q', x).hex() for x in vals)
+    rows = [k // R for k in range(nnz)]
+    cols = [[(k % R) * 4 + b for k in range(nnz)] for b in range(batch)]
+    def sparse(patches, fill='zero'):
+        return {'buffer_size': (stride + nnz) * 8, 'sparse': True,
+                'fill': fill, 'patch': patches}
+    args = [{'u32': 111}, {'i64': nnz}, ival(I.size, nstart), {'i64': stride},
+            alpha_host(T, 1.5),
+            sparse([{'offset': 0, 'bytes': i64s(rows)},
+                    {'offset': stride * 8, 'bytes': i64s(rows)}]),
+            sparse([{'offset': 0, 'bytes': i64s(cols[0])},
+                    {'offset': stride * 8, 'bytes': i64s(cols[1])}]),
+            sparse([], 'int-f32:27:1:3'),
+            buf(bsize * batch, B, B.fill, 37), {'i64': ldb}, {'i64': bsize},
+            buf(csize * batch, C, C.fill, 47), {'i64': ldc}, {'i64': csize},
+            {'u32': 1}, {'u32': 0}, {'u8': 1}]
+    about = (f'COO x dense (B row-major) with atomic segmented sums, column '
+             f'[{nstart}, {N}): M={M} K={K}, nnz={nnz} per batch sorted in rows '
+             f'of {R}, 2 batches with batch_stride_A = 2^32 entries (sparse '
+             f'COO arrays of 32 GiB), column-major C, alpha by value; grid '
+             f'(1, 1, 2)')
+    write('coomm', 'segmented_atomic_c64_bigstride', match, about,
+          [(nnz + LOOPS * WF - 1) // (LOOPS * WF), 1, batch], [WF], args)
+
+coomm_seg_atomic_bigstride()
+
 # ---- coommnn_atomic_remainder<256, WF, TRANSB, T, I, A, B, C>
 def coomm_atomic_rem(tag, targs, T, I, A, B, C):
     BS = 256
@@ -728,6 +772,36 @@ for tg, ta, tys in (('f32', 'float, int, float, float, float', (F32, I32, F32, F
                     ('f16', 'float, int, _Float16, _Float16, float', (F32, I32, F16, F16, F32)),
                     ('i8', 'int, int, signed char, signed char, int', (I32V, I32, I8V, I8V, I32V))):
     coomm_atomic_main(tg, f'256u, 64u, 2u, false, {ta}', *tys)
+
+# The same main launch (n = 130: columns [0, 128)) into a column-major C
+# with ldc = 2^36 / 4 (>= 2^32: the high dword of ldc * col is nonzero):
+# column j of C is region c<j>, extra regions lying 2^36 bytes apart
+# (docs/run-spec.md), so the 2 TiB of address space C spans holds only the
+# 128 columns the kernel touches. The host's checks bound ldc only from
+# below (ldc >= m).
+def coomm_atomic_main_farc():
+    T, I, A, B, C = F32, I32, F32, F32, F32
+    match = dm('rocsparse::coommnn_atomic_main',
+               '256u, 64u, 2u, false, float, int, float, float, float')
+    BS, nnz, R, M, K, N = 256, 300, 6, 50, 30, 130
+    main, ldb, ldc = N - N % 128, K + 1, (1 << 36) // C.size
+    cc = {'bytes': '0' * 16, 'pointers': [{'offset': 0, 'to': 'c000'}]}
+    regions = {f'c{j:03d}': buf(M, C, C.fill, 200 + j) for j in range(main)}
+    args = [{'u8': 0}, {'u8': 0}, ival(I.size, main), {'i64': nnz}, ival(I.size, N),
+            {'i64': 0}, alpha_host(T, 1.5),
+            buf(nnz, I.size, f'arith-i{8*I.size}:0:1:{R}'),
+            buf(nnz, I.size, f'cols-i{8*I.size}:19:{K}:{R}:0'),
+            buf(nnz, A, A.fill, 29), buf(ldb * N, B, B.fill, 39),
+            {'i64': ldb}, {'i64': 0}, cc, {'i64': ldc}, {'i64': 0},
+            {'u32': 1}, {'u32': 0}, {'u8': 1}]
+    about = (f'COO x dense (B column-major) main columns [0, {main}) of n = {N} with '
+             f'atomic sums: M={M} K={K}, nnz={nnz} sorted in rows of {R}, column-major '
+             f'C with ldc = 2^36 / 4 (column j in region c<j>), alpha by value, one '
+             f'batch; grid ceil(nnz / 256) = {(nnz + BS - 1) // BS}')
+    write('coomm', 'atomic_main_farc_f32', match, about, [(nnz + BS - 1) // BS, 1], [BS],
+          args, regions=regions)
+
+coomm_atomic_main_farc()
 
 # ---- csr2dense_kernel<16, 32, I, J, T>
 def csr2dense(tag, targs, I, J, T, WF=32):
@@ -2180,77 +2254,3 @@ def onesweep_iteration(kv, arch, lb, block, ipb):
 for kv, cfg in {'ii': (1024, 16384), 'il': (1024, 8192), 'li': (512, 8192), 'll': (1024, 8192)}.items():
     for lb in (0, 1):
         onesweep_iteration(kv, 942, lb, *cfg)
-# A batch stride of 2^32 entries (64-bit indices): batch 1's COO arrays
-# start 32 GiB into sparse buffers (docs/run-spec.md, "Sparse buffers"),
-# so the batch offset's high dword (hi(batch_stride_A) * batch) is 1. The
-# remainder launch for n = 9 (one column from nstart 8), 2 batches; rows
-# and columns are written as patches (sparse buffers take no arith fills),
-# batch 1's columns shifted by one so the two batches differ.
-def coomm_seg_atomic_bigstride():
-    T, I, A, B, C = CF32, I64, CF32, CF32, CF32
-    match = dm('rocsparse::coommnn_segmented_atomic',
-               '64u, 16u, 1u, true, rocsparse_complex_num<float>, long, '
-               'rocsparse_complex_num<float>, rocsparse_complex_num<float>, '
-               'rocsparse_complex_num<float>')
-    nnz, R, M, K, nstart, WF, LOOPS, batch = 200, 10, 20, 40, 8, 64, 16, 2
-    stride = 2**32
-    N = nstart + 1
-    ldb, ldc = N + 1, M + 1
-    bsize, csize = ldb * K, ldc * N
-    def i64s(vals):
-        return ''.join(struct.pack('<q', x).hex() for x in vals)
-    rows = [k // R for k in range(nnz)]
-    cols = [[(k % R) * 4 + b for k in range(nnz)] for b in range(batch)]
-    def sparse(patches, fill='zero'):
-        return {'buffer_size': (stride + nnz) * 8, 'sparse': True,
-                'fill': fill, 'patch': patches}
-    args = [{'u32': 111}, {'i64': nnz}, ival(I.size, nstart), {'i64': stride},
-            alpha_host(T, 1.5),
-            sparse([{'offset': 0, 'bytes': i64s(rows)},
-                    {'offset': stride * 8, 'bytes': i64s(rows)}]),
-            sparse([{'offset': 0, 'bytes': i64s(cols[0])},
-                    {'offset': stride * 8, 'bytes': i64s(cols[1])}]),
-            sparse([], 'int-f32:27:1:3'),
-            buf(bsize * batch, B, B.fill, 37), {'i64': ldb}, {'i64': bsize},
-            buf(csize * batch, C, C.fill, 47), {'i64': ldc}, {'i64': csize},
-            {'u32': 1}, {'u32': 0}, {'u8': 1}]
-    about = (f'COO x dense (B row-major) with atomic segmented sums, column '
-             f'[{nstart}, {N}): M={M} K={K}, nnz={nnz} per batch sorted in rows '
-             f'of {R}, 2 batches with batch_stride_A = 2^32 entries (sparse '
-             f'COO arrays of 32 GiB), column-major C, alpha by value; grid '
-             f'(1, 1, 2)')
-    write('coomm', 'segmented_atomic_c64_bigstride', match, about,
-          [(nnz + LOOPS * WF - 1) // (LOOPS * WF), 1, batch], [WF], args)
-
-coomm_seg_atomic_bigstride()
-
-# The same main launch (n = 130: columns [0, 128)) into a column-major C
-# with ldc = 2^36 / 4 (>= 2^32: the high dword of ldc * col is nonzero):
-# column j of C is region c<j>, extra regions lying 2^36 bytes apart
-# (docs/run-spec.md), so the 2 TiB of address space C spans holds only the
-# 128 columns the kernel touches. The host's checks bound ldc only from
-# below (ldc >= m).
-def coomm_atomic_main_farc():
-    T, I, A, B, C = F32, I32, F32, F32, F32
-    match = dm('rocsparse::coommnn_atomic_main',
-               '256u, 64u, 2u, false, float, int, float, float, float')
-    BS, nnz, R, M, K, N = 256, 300, 6, 50, 30, 130
-    main, ldb, ldc = N - N % 128, K + 1, (1 << 36) // C.size
-    cc = {'bytes': '0' * 16, 'pointers': [{'offset': 0, 'to': 'c000'}]}
-    regions = {f'c{j:03d}': buf(M, C, C.fill, 200 + j) for j in range(main)}
-    args = [{'u8': 0}, {'u8': 0}, ival(I.size, main), {'i64': nnz}, ival(I.size, N),
-            {'i64': 0}, alpha_host(T, 1.5),
-            buf(nnz, I.size, f'arith-i{8*I.size}:0:1:{R}'),
-            buf(nnz, I.size, f'cols-i{8*I.size}:19:{K}:{R}:0'),
-            buf(nnz, A, A.fill, 29), buf(ldb * N, B, B.fill, 39),
-            {'i64': ldb}, {'i64': 0}, cc, {'i64': ldc}, {'i64': 0},
-            {'u32': 1}, {'u32': 0}, {'u8': 1}]
-    about = (f'COO x dense (B column-major) main columns [0, {main}) of n = {N} with '
-             f'atomic sums: M={M} K={K}, nnz={nnz} sorted in rows of {R}, column-major '
-             f'C with ldc = 2^36 / 4 (column j in region c<j>), alpha by value, one '
-             f'batch; grid ceil(nnz / 256) = {(nnz + BS - 1) // BS}')
-    write('coomm', 'atomic_main_farc_f32', match, about, [(nnz + BS - 1) // BS, 1], [BS],
-          args, regions=regions)
-
-coomm_atomic_main_farc()
-
