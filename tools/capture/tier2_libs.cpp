@@ -164,6 +164,12 @@ const CsrShape LongRows = {2, 70000, 70000, 70000, 0, 0, false};
 // above give it only rows of over 1024).
 const CsrShape ShortVectorRows = {300, 5000, 0, 8, 50, 150, false};
 
+// For coomv only: rows of exactly 128 entries, so rows start at positions
+// 0 and 128 of each 256-entry chunk of coomvn_segmented_loops, and the
+// segmented scan's last step (128) compares a row's last entry with the
+// entry just before the row.
+const CsrShape Rows128 = {12, 1000, 128, 128, 0, 0, false};
+
 struct Csr {
   int M, N;
   std::vector<int> RowPtr, Col;
@@ -531,6 +537,7 @@ void rocsparse(const char *Path) {
                "rocsparse_scsrmv_analysis");
   csrmv<double>(Lib, H, Hd, D, Long, {-1, 2}, "rocsparse_dcsrmv",
                 "rocsparse_dcsrmv_analysis");
+  coo(Lib, H, Hd, D, Csr(Rows128, 202), {1, 1});
   Csr Short(ShortVectorRows, 201);
   csrmv<float>(Lib, H, Hd, D, Short, {3, -2}, "rocsparse_scsrmv",
                "rocsparse_scsrmv_analysis");
