@@ -4,7 +4,7 @@
     utils/tier2-real.py --build BUILD [--corpus CORPUS] [--work DIR]
                         [--per-kernel N] [--jobs N] [--timeout S]
                         [--mode-timeout S] [--modes tier1,tier2,both]
-                        [--report FILE] [--no-mutate]
+                        [--report FILE] [--no-mutate] [--kernels REGEX]
 
 1. Unpacks Debian's hipcc-built ROCm libraries from CORPUS/debs (git-ignored,
    fetched by utils/fetch-rocm-corpus.sh): librocsparse0 5.3 and librocrand1
@@ -128,6 +128,10 @@ def main():
                     "'both' alone lists the survivors in a third of the time")
     ap.add_argument("--report")
     ap.add_argument("--no-mutate", action="store_true")
+    ap.add_argument("--kernels",
+                    help="mutate only the captured kernels whose mangled "
+                    "name matches this regular expression (re.search); the "
+                    "host program still runs every call")
     args = ap.parse_args()
     modes = [m for m in ("tier1", "tier2", "both")
              if m in args.modes.split(",")]
@@ -196,6 +200,8 @@ def main():
     t1only = [0, 0, 0]
     for (obj, kernel, target), cs in ([] if args.no_mutate
                                       else groups.items()):
+        if args.kernels and not re.search(args.kernels, kernel):
+            continue
         short = kernel if len(kernel) < 90 else kernel[:87] + "..."
         row = {}
         for mode in modes:
