@@ -303,12 +303,19 @@ def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
             # row 0: the lanes past a row's end multiply 0 by B's row 0 (K0
             # gives NaN there), so code that let an empty row's lanes into
             # the loop would turn its alpha * 0 into NaN
-            (40, 5, 24, 3, 1, 0, True, (0.0, 0.0), 1, 'infB')]):
+            (40, 5, 24, 3, 1, 0, True, (0.0, 0.0), 1, 'infB'),
+            # int8 B only: batch_stride_B = 2^31 + 2^20 elements and 3
+            # batches, so batch 2's B starts 4 GiB + 2 MiB in (a sparse
+            # buffer, docs/run-spec.md): mul_hi(lo32(batch_stride_B), 2) = 1
+            (40, 5, 24, 2, 0, 0, True, 0.5, 3, 'hugeB')]):
         # beta: 0 exactly (complex: 0 + 0i), and 0 + 0.5i (the real part
         # alone does not decide beta == 0)
         alpha0 = 'alpha0' in extra
         binv = 'bin' in extra
         infb = 'infB' in extra
+        hugeb = 'hugeB' in extra
+        if hugeb and B.size != 1:
+            continue
         # rows of R entries, or empty and R alternating
         rep = 2 if binv or infb else 1
         end = start + ncols
@@ -357,6 +364,10 @@ def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
                 a['buffer_size'] += pad * Ty.size
                 a['pointer_offset'] = pad * Ty.size
             args[9]['fill'] = f'arith-i{8*I.size}:{base - R * pad}:{R}'
+        if hugeb:
+            sb = (1 << 31) + (1 << 20)
+            args[12] = {'buffer_size': sb * (batch - 1) + bsize, 'fill': f'random:{33 + v}', 'sparse': True}
+            args[14] = {'i64': sb}
         if infb and B.name in ('float', 'complex<float>', '_Float16'):
             # (integer values: 0 * b is 0; bfloat16 has no patch helper)
             args[12]['patch'] = special_patch(B, float('inf'), range(start, end, 4))
@@ -364,9 +375,9 @@ def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
             # the second batch's row offsets continue the first's: rebase them
             args[9] = buf((M + 1) * batch, I.size, f'arith-i{8*I.size}:{base}:{R}' + (':2' if binv else ''))
             args[9]['patch'] = [
-                {'offset': (M + 1 + r) * I.size,
+                {'offset': (b * (M + 1) + r) * I.size,
                  'bytes': (base + R * (r // rep)).to_bytes(I.size, 'little').hex()}
-                for r in range(M + 1)]
+                for b in range(1, batch) for r in range(M + 1)]
         about = (f'CSR x dense (B row-major) columns [{start}, {end}) of C = alpha A B + beta C: '
                  f'M={M} K={K} in rows of {R}{" after every empty row" if rep == 2 else ""} (16 lanes per row: rows longer and shorter than 16), '
                  + (f'alpha=0, ' if alpha0 else f'alpha=1.5 (complex: 1.5+0.25i), ' if host else
@@ -384,6 +395,8 @@ def csrmm_row_split(tag, targs, ncols, T, I, J, A, B, C):
             about += '; row_ptr, col_ind, val, B and C start 6 R elements into their buffers'
         if infb:
             about += '; infs in B row 0 at columns start, start + 4, ...'
+        if hugeb:
+            about += '; batch_stride_B = 2^31 + 2^20 (batch 2 of B 4 GiB + 2 MiB in: a sparse buffer)'
         if v == 1:
             about += '; conj_A and conj_B set (a no-op for real types)'
         write('csrmm', f'row_split_{tag}_{v}', match, about, [gx, batch], [BS], args)
@@ -2091,6 +2104,32 @@ def gemm_ex_scale_bf16():
         write('gemm_ex_scale', f'gemm_ex_scale_bf16_{v}', match, about, [gx, gy, batch], [32, 32], args)
 
 gemm_ex_scale_bf16()
+
+# ---- gemm_ex_scale_kernel<32, 32, double, double const*, double*>: the same
+#      kernel for doubles with ldc or ldd of 2^32 elements or more, as
+#      rocblas_gemm_ex_scale_launcher_64 passes the 64-bit API's ldc_64 and
+#      ldd_64 (n < its grid chunk: shifts offset_c and offset_d). C (D) is a
+#      sparse buffer (docs/run-spec.md): column 1 starts 32 GiB in and only
+#      the two columns' pages exist.
+def gemm_ex_scale_f64_huge():
+    match = dm('(anonymous namespace)::gemm_ex_scale_kernel', '32, 32, double, double const*, double*')
+    big = 1 << 32
+    for v, (m, ldc, ldd) in enumerate([(40, big + 8, 41), (40, 43, big + 24), (33, big + 3, big + 40)]):
+        n = 2
+        def mat(ld, shift, seed):
+            b = buf(shift + ld * (n - 1) + m, F64, 'int-f64' if seed else 'zero', seed)
+            if ld >= big:
+                b['sparse'] = True
+            return b
+        args = [{'i32': m}, {'i32': n}, {'f64': 1.5},
+                mat(ldc, 2, 161 + v), {'i64': 2}, {'i64': ldc}, {'i64': 0},
+                mat(ldd, 1, None), {'i64': 1}, {'i64': ldd}, {'i64': 0},
+                {'i32': 1}]
+        about = (f'D = 1.5 C in doubles: m={m} n={n}, ldc={ldc} ldd={ldd} (>= 2^32: a sparse buffer), '
+                 f'offsets 2 and 1, one batch; grid ({(m + 31) // 32}, 1, 1) of 32 x 32')
+        write('gemm_ex_scale', f'gemm_ex_scale_f64_huge_{v}', match, about, [(m + 31) // 32, 1, 1], [32, 32], args)
+
+gemm_ex_scale_f64_huge()
 
 # ---- rocPRIM 4.2 (ROCPRIM_400200_NS, in rocSPARSE 7.2.4) radix_sort_onesweep:
 #      trampoline_kernel<wrapped_radix_sort_onesweep_config<default_config,
