@@ -170,6 +170,15 @@ const CsrShape ShortVectorRows = {300, 5000, 0, 8, 50, 150, false};
 // entry just before the row.
 const CsrShape Rows128 = {12, 1000, 128, 128, 0, 0, false};
 
+// For csr2coo only: 4..7 and 8..15 entries per row, so that
+// csr2coo_kernel<512, 4> and <512, 8> (nnz / m picks the lanes per row)
+// take several grid-stride steps (row += gridDim.x * 512 / WF_SIZE, and
+// rocSPARSE 5.3 launches only (m - 1) / 512 + 1 workgroups), with one and
+// with three workgroups, so that a wrong gridDim.x skips rows.
+const CsrShape CooStrideShapes[] = {{300, 400, 4, 7, 0, 0, false},
+                                    {1100, 400, 4, 7, 0, 0, false},
+                                    {1100, 400, 8, 15, 0, 0, false}};
+
 struct Csr {
   int M, N;
   std::vector<int> RowPtr, Col;
@@ -437,6 +446,84 @@ void csrmm(void *Lib, const Hip &H, Handle Hd, MatDescr D, const Csr &A,
     H.Free(P);
 }
 
+/// rocsparse_spmm (generic API, CSR, default algorithm) with row-major B
+/// and C and op(B) = B^T: rocSPARSE 5.3's csrmm_template_general sends
+/// order row with trans_B transpose to csrmmnn_general_kernel, whose
+/// row-major C stores rocsparse_scsrmm (column-major only) never reaches.
+/// B is n x k (ldb = k + 3), C is m x n (ldc = n + 2); the padding columns
+/// must stay as they were.
+void spmmRowMajor(void *Lib, const Hip &H, Handle Hd, const Csr &A, Scalars C,
+                  int N) {
+  typedef void *SpMat, *DnMat;
+  int (*CreateCsr)(SpMat *, int64_t, int64_t, int64_t, void *, void *, void *,
+                   int, int, int, int);
+  int (*CreateDn)(DnMat *, int64_t, int64_t, int64_t, void *, int, int);
+  int (*DestroySp)(SpMat), (*DestroyDn)(DnMat);
+  int (*Spmm)(Handle, int, int, const void *, SpMat, DnMat, const void *, DnMat,
+              int, int, int, size_t *, void *);
+  if (!sym(Lib, "rocsparse_create_csr_descr", CreateCsr) ||
+      !sym(Lib, "rocsparse_create_dnmat_descr", CreateDn) ||
+      !sym(Lib, "rocsparse_destroy_spmat_descr", DestroySp) ||
+      !sym(Lib, "rocsparse_destroy_dnmat_descr", DestroyDn) ||
+      !sym(Lib, "rocsparse_spmm", Spmm))
+    return fail("rocsparse_spmm");
+  // rocsparse-types.h (5.3): indextype i32 2, datatype f32_r 151, order row
+  // 0, operation transpose 112, spmm_alg_default 0, stages buffer_size 1
+  // and compute 3.
+  const int I32 = 2, F32 = 151, OrderRow = 0, OpTranspose = 112,
+            StageBufferSize = 1, StageCompute = 3;
+  int K = A.N, Ldb = K + 3, Ldc = N + 2;
+  std::vector<float> Val(A.Val.begin(), A.Val.end()), B(size_t(Ldb) * N),
+      Cm(size_t(Ldc) * A.M);
+  for (size_t I = 0; I < B.size(); ++I)
+    B[I] = float(int(I * 5 % 7) - 3);
+  for (size_t I = 0; I < Cm.size(); ++I)
+    Cm[I] = float(int(I % 4) - 1);
+  float *DVal = toDevice(H, Val), *DB = toDevice(H, B), *DC = toDevice(H, Cm);
+  int *DRow = toDevice(H, A.RowPtr), *DCol = toDevice(H, A.Col);
+  if (!DVal || !DB || !DC || !DRow || !DCol)
+    return fail("device buffers");
+  SpMat MA = nullptr;
+  DnMat MB = nullptr, MC = nullptr;
+  if (CreateCsr(&MA, A.M, A.N, A.nnz(), DRow, DCol, DVal, I32, I32,
+                IndexBaseZero, F32) ||
+      CreateDn(&MB, N, K, Ldb, DB, F32, OrderRow) ||
+      CreateDn(&MC, A.M, N, Ldc, DC, F32, OrderRow))
+    return fail("rocsparse_create_csr_descr / rocsparse_create_dnmat_descr");
+  float Alpha = float(C.Alpha), Beta = float(C.Beta);
+  std::string What = label("rocsparse_spmm row-major, B^T", A, C,
+                           (" n " + std::to_string(N)).c_str());
+  size_t Bytes = 0;
+  void *Buf = nullptr;
+  if (Spmm(Hd, OperationNone, OpTranspose, &Alpha, MA, MB, &Beta, MC, F32, 0,
+           StageBufferSize, &Bytes, nullptr) ||
+      H.Malloc(&Buf, Bytes ? Bytes : 4))
+    return fail("rocsparse_spmm buffer size");
+  if (int S = Spmm(Hd, OperationNone, OpTranspose, &Alpha, MA, MB, &Beta, MC,
+                   F32, 0, StageCompute, &Bytes, Buf)) {
+    std::fprintf(stderr, "FAIL: %s returned status %d\n", What.c_str(), S);
+    ++Failures;
+  } else {
+    std::vector<double> Want(Cm.begin(), Cm.end());
+    for (int R = 0; R < A.M; ++R)
+      for (int J = 0; J < N; ++J) {
+        double Sum = 0;
+        for (int E = A.RowPtr[R]; E < A.RowPtr[R + 1]; ++E)
+          Sum += A.Val[E] * B[size_t(J) * Ldb + A.Col[E]];
+        double Old = Cm[size_t(R) * Ldc + J];
+        Want[size_t(R) * Ldc + J] =
+            C.Alpha * Sum + (C.Beta == 0 ? 0 : C.Beta * Old);
+      }
+    checkVector(What.c_str(), fromDevice(H, DC, Cm.size()), Want);
+  }
+  DestroySp(MA);
+  DestroyDn(MB);
+  DestroyDn(MC);
+  for (void *P :
+       {(void *)DVal, (void *)DB, (void *)DC, (void *)DRow, (void *)DCol, Buf})
+    H.Free(P);
+}
+
 /// rocsparse_csr2csc_buffer_size + rocsparse_scsr2csc (numeric): column
 /// pointers, row indices sorted within each column, values along.
 void csr2csc(void *Lib, const Hip &H, Handle Hd, const Csr &A) {
@@ -538,6 +625,11 @@ void rocsparse(const char *Path) {
   csrmv<double>(Lib, H, Hd, D, Long, {-1, 2}, "rocsparse_dcsrmv",
                 "rocsparse_dcsrmv_analysis");
   coo(Lib, H, Hd, D, Csr(Rows128, 202), {1, 1});
+  for (unsigned I = 0; I < std::size(CooStrideShapes); ++I)
+    coo(Lib, H, Hd, D, Csr(CooStrideShapes[I], 203 + I), {1, 1});
+  spmmRowMajor(Lib, H, Hd, Csr(Shapes[0], 0), {2, 0}, 5);
+  spmmRowMajor(Lib, H, Hd, Csr(Shapes[3], 3), {-1, 0}, 9);
+  spmmRowMajor(Lib, H, Hd, Csr(Shapes[3], 3), {1, 2}, 4);
   Csr Short(ShortVectorRows, 201);
   csrmv<float>(Lib, H, Hd, D, Short, {3, -2}, "rocsparse_scsrmv",
                "rocsparse_scsrmv_analysis");
