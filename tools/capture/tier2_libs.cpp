@@ -763,6 +763,32 @@ void rocrand(const char *Path) {
       checkVector("rocrand_generate sobol32", fromDevice(H, OutU, N), Want);
     Destroy(G);
   }
+  // Philox uniform floats alone: 1055 values from stream offset 3 into an
+  // aligned output, so the vector loop starts at substate 3 and the last 3
+  // values are the tail, whose last one is word 1 of the next Philox block
+  // (stream value 1057). For this seed that word u = 632135200 and u + 1
+  // convert to different floats (most neighbours do not), so the tail's
+  // word 1 reaches the output as a value, not just a rounding.
+  {
+    const size_t N = 1055;
+    const uint64_t Seed = 0x1234567887654321ull + N * 0x9E3779B97F4A7C15ull,
+                   Off = 3;
+    void *G = nullptr;
+    if (Create(&G, RngPhilox) || SetSeed(G, Seed) || SetOffset(G, Off))
+      return fail("rocrand_create_generator(PHILOX4_32_10)");
+    std::vector<double> Want(N);
+    for (size_t I = 0; I < N; ++I)
+      Want[I] = double(
+          std::fma(float(philoxValue(Seed, Off + I)), 0x1p-32f, 0x1p-32f));
+    float *OutF = static_cast<float *>(Out);
+    if (int S = Uniform(G, OutF, N))
+      std::fprintf(stderr, "FAIL: rocrand_generate_uniform status %d\n", S),
+          ++Failures;
+    else
+      checkVector("rocrand_generate_uniform philox4x32-10 (tail word 1)",
+                  fromDevice(H, OutF, N), Want);
+    Destroy(G);
+  }
   H.Free(Out);
 }
 
