@@ -763,16 +763,20 @@ void rocrand(const char *Path) {
       checkVector("rocrand_generate sobol32", fromDevice(H, OutU, N), Want);
     Destroy(G);
   }
-  // Philox uniform floats alone: 1055 values from stream offset 3 into an
-  // aligned output, so the vector loop starts at substate 3 and the last 3
+  // Philox uniform floats alone, into an aligned output. 1055 values from
+  // stream offset 3: the vector loop starts at substate 3 and the last 3
   // values are the tail, whose last one is word 1 of the next Philox block
-  // (stream value 1057). For this seed that word u = 632135200 and u + 1
-  // convert to different floats (most neighbours do not), so the tail's
-  // word 1 reaches the output as a value, not just a rounding.
-  {
-    const size_t N = 1055;
+  // (stream value 1057; for this seed u and u + 1 convert to different
+  // floats, as most neighbours do not). 2^20 + 4102 values from offset 8:
+  // a second grid-stride pass of the 1024 x 256 threads at substate 0,
+  // which takes all four words of the block the first pass computed for
+  // it (the other calls' floats start their passes at substate 2 or 3).
+  const size_t AloneSizes[] = {1055, (1u << 20) + 4102};
+  const uint64_t AloneOffsets[] = {3, 8};
+  for (unsigned Case = 0; Case < std::size(AloneSizes); ++Case) {
+    const size_t N = AloneSizes[Case];
     const uint64_t Seed = 0x1234567887654321ull + N * 0x9E3779B97F4A7C15ull,
-                   Off = 3;
+                   Off = AloneOffsets[Case];
     void *G = nullptr;
     if (Create(&G, RngPhilox) || SetSeed(G, Seed) || SetOffset(G, Off))
       return fail("rocrand_create_generator(PHILOX4_32_10)");
@@ -785,7 +789,7 @@ void rocrand(const char *Path) {
       std::fprintf(stderr, "FAIL: rocrand_generate_uniform status %d\n", S),
           ++Failures;
     else
-      checkVector("rocrand_generate_uniform philox4x32-10 (tail word 1)",
+      checkVector("rocrand_generate_uniform philox4x32-10 (alone)",
                   fromDevice(H, OutF, N), Want);
     Destroy(G);
   }
