@@ -185,27 +185,41 @@ DependenceGraph Legality::graph(Block *B, bool Hazards) {
   return DependenceGraph(B, *Cache, BaseWaits.get(), O);
 }
 
+/// Whether Op reads or writes a register that P (null: an unknown op)
+/// defines. Otherwise a tolerated touch is of LDS memory only (written by
+/// LDS DMA): compiled code relies on alias information we do not have.
+static bool touchesRegisterOf(InstInfoCache &Cache, Operation *Op,
+                              Operation *P) {
+  if (!P)
+    return true;
+  const RegUnitInfo &RU = Cache.units();
+  const InstInfo &U = Cache.get(Op);
+  UnitList Touched;
+  for (uint16_t X : U.Uses)
+    if (!RU.isPseudo(X))
+      RegUnitInfo::addUnit(Touched, X);
+  for (uint16_t X : U.Defs)
+    if (!RU.isPseudo(X))
+      RegUnitInfo::addUnit(Touched, X);
+  return RegUnitInfo::intersects(Cache.get(P).Defs, Touched);
+}
+
+std::pair<Operation *, Operation *>
+Legality::baselineUnwaitedRegisterTouch() const {
+  for (auto &KV : BaseUnwaited)
+    for (Operation *P : KV.second)
+      if (P && touchesRegisterOf(*Cache, KV.first, P))
+        return {KV.first, P};
+  return {nullptr, nullptr};
+}
+
 void Legality::baselineProblems(SmallVectorImpl<std::string> &Out) {
   for (auto &KV : BaseHazards)
     for (const HazardPair &P : KV.second)
       Out.push_back(P.message(*Cache));
-  const RegUnitInfo &RU = Cache->units();
   for (auto &KV : BaseUnwaited)
     for (Operation *P : KV.second) {
-      // Only LDS memory (written by LDS DMA), not a register: compiled
-      // code relies on alias information we do not have.
-      bool RegisterHit = !P;
-      if (P) {
-        const InstInfo &U = Cache->get(KV.first);
-        UnitList Touched;
-        for (uint16_t X : U.Uses)
-          if (!RU.isPseudo(X))
-            RegUnitInfo::addUnit(Touched, X);
-        for (uint16_t X : U.Defs)
-          if (!RU.isPseudo(X))
-            RegUnitInfo::addUnit(Touched, X);
-        RegisterHit = RegUnitInfo::intersects(Cache->get(P).Defs, Touched);
-      }
+      bool RegisterHit = touchesRegisterOf(*Cache, KV.first, P);
       bool Unknown = Cache->unknownRegisters(KV.first);
       Out.push_back(std::string(Unknown       ? "unwaited (unknown registers): "
                                 : RegisterHit ? "unwaited: "

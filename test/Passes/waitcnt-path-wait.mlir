@@ -1,17 +1,19 @@
-// KNOWN BUG (XFAIL until fixed): amdgcn-waitcnt-relax drops a wait that
-// only one path into a block needs. ^bb3 is reached from ^bb0 with 2 loads
-// in flight or through ^bb1 with 5; vmcnt(4) retires the v0 load only on
-// the 5-load path. In the original the 2-load path never reaches ^bb3 (s5
-// == 1 takes both branches), which the analysis cannot see: its baseline,
-// joined over both paths, has the read of v0 unwaited in the input, so the
-// read is tolerated in the rewrite and the wait goes, also on the path
-// where it made the read safe. rocBLAS Tensile DD Ailk_Bjlk
-// Cijk_Ailk_Bjlk_DB_MT128x32x16_MI16x16x4x1 (K0 0x4c0a9c vmcnt(8) before
-// the MFMA at 0x4c0aa4) is NOT EQUIVALENT after the pipeline: a race on the
-// emulator (docs/WritingPasses.md). The fix keeps a wait of at most the
-// original's count before the read.
-// XFAIL: *
-// RUN: asmevo-opt %s --pipeline='amdgcn-waitcnt-relax' -o - | FileCheck %s
+// amdgcn-waitcnt-relax must not drop a wait that only one path into a
+// block needs. ^bb3 is reached from ^bb0 with 2 loads in flight or through
+// ^bb1 with 5; vmcnt(4) retires the v0 load only on the 5-load path. In the
+// original the 2-load path never reaches ^bb3 (s5 == 1 takes both
+// branches), which the analysis cannot see: joined over both paths, the
+// read of v0 looks unwaited in the input. The pass used to tolerate it and
+// drop the wait, also on the path where it made the read safe (rocBLAS
+// Tensile DD Ailk_Bjlk Cijk_Ailk_Bjlk_DB_MT128x32x16_MI16x16x4x1, K0
+// 0x4c0a9c vmcnt(8) before the MFMA at 0x4c0aa4: NOT EQUIVALENT after the
+// pipeline, a race on the emulator). A function with such a read now keeps
+// its waits (amdgcn-schedule too).
+// RUN: asmevo-opt %s --pipeline='amdgcn-waitcnt-relax{verbose=true}' -o - 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=WHY < %t.err
+// RUN: asmevo-opt %s --pipeline='amdgcn-schedule{verbose=true}' -o - 2>&1 >/dev/null | FileCheck %s --check-prefix=SCHED
+// WHY: amdgcn-waitcnt-relax: @path_wait left unchanged: [0x3c] v_add_u32_e32 v10, v0, v0 touches the result of [0x0] global_load_dword v0, v[20:21], off that no wait retires on every path
+// SCHED: amdgcn-schedule: @path_wait left unchanged: [0x3c] v_add_u32_e32 v10, v0, v0 touches
 
 amdgcn.code_object "amdgcn-amd-amdhsa--gfx942" {
   // CHECK-LABEL: amdgcn.kernel @path_wait

@@ -211,6 +211,15 @@ public:
   /// Op touch its result (0: it did not). Only those are tolerated.
   uint8_t baselineUnwaitedCounters(mlir::Operation *Op,
                                    mlir::Operation *Pending) const;
+  /// A read or write of a register that the baseline let an op touch while
+  /// the op producing it may still be in flight (a tolerated violation that
+  /// hits a register, not only LDS memory): {toucher, producer}, or nulls.
+  /// The analysis joins the paths into a block, so such a read may be safe
+  /// in the input only by a correlation of branches it cannot see (a wait
+  /// that retires the producer on the one path that reaches the read).
+  /// Relaxing or moving waits around it is then unsound.
+  std::pair<mlir::Operation *, mlir::Operation *>
+  baselineUnwaitedRegisterTouch() const;
 
 private:
   void rebuildBaseline();
