@@ -500,15 +500,8 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
     Legality L(Fn);
     L.setPcrelReferences(*Refs);
     InstInfoCache &C = L.cache();
-    if (auto [Op, P] = L.baselineUnwaitedRegisterTouch(); Op) {
-      // As amdgcn-waitcnt-relax: a read whose wait the joined paths hide
-      // (waitcnt-path-wait.mlir); replanning the waits could drop it.
+    if (waits::joinedPathsHideAWait(L, Fn, S.Pass, verbose)) {
       ++S.Refused;
-      if (verbose)
-        llvm::errs() << "amdgcn-schedule: " << rewrite::functionName(Fn)
-                     << " left unchanged: " << C.describe(Op)
-                     << " touches the result of " << C.describe(P)
-                     << " that no wait retires on every path\n";
       return;
     }
     std::vector<Candidate> Cands;

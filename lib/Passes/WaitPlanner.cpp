@@ -31,6 +31,19 @@ bool waits::isRelaxable(Legality &L, Operation *Op) {
   return isRelaxable(Op) && !L.isFrozen(Op->getBlock());
 }
 
+bool waits::joinedPathsHideAWait(Legality &L, Operation *Fn, StringRef Pass,
+                                 bool Verbose) {
+  auto [Op, P] = L.baselineUnwaitedRegisterTouch();
+  if (!Op)
+    return false;
+  if (Verbose)
+    llvm::errs() << Pass << ": " << rewrite::functionName(Fn)
+                 << " left unchanged: " << L.cache().describe(Op)
+                 << " touches the result of " << L.cache().describe(P)
+                 << " that no wait retires on every path\n";
+  return true;
+}
+
 llvm::DenseMap<Operation *, waits::Counts>
 waits::plan(Legality &L, Operation *Fn, const OpSet *Pinned) {
   InstInfoCache &C = L.cache();

@@ -24,6 +24,14 @@ bool isRelaxable(Legality &L, mlir::Operation *Op);
 using OpSet = llvm::DenseSet<mlir::Operation *>;
 using BlockCounts = llvm::DenseMap<mlir::Block *, unsigned>;
 
+/// Whether Fn's waits must stay as they are: its input reads a register
+/// result that no wait retires on every path joined into the read's block
+/// (Legality::baselineUnwaitedRegisterTouch). Such a read is safe, if at
+/// all, by a branch correlation the planner would not keep (test
+/// waitcnt-path-wait.mlir). With Verbose, says so on stderr for Pass.
+bool joinedPathsHideAWait(Legality &L, mlir::Operation *Fn,
+                          llvm::StringRef Pass, bool Verbose);
+
 /// For each op of Fn's current IR, the loosest counts that must be waited
 /// for right before it: the memory ops in flight whose results it reads or
 /// overwrites, and at fences (sync ops) every op the baseline of L had

@@ -38,17 +38,8 @@ struct WaitcntRelaxPass
       Legality L(Fn);
       L.setPcrelReferences(Refs);
       InstInfoCache &C = L.cache();
-      if (auto [Op, P] = L.baselineUnwaitedRegisterTouch(); Op) {
-        // The input reads a result its wait analysis cannot see waited
-        // for: safe, if at all, by a branch correlation the joined paths
-        // hide, which the planner would not keep (test
-        // waitcnt-path-wait.mlir). Its waits stay as they are.
+      if (waits::joinedPathsHideAWait(L, Fn, S.Pass, verbose)) {
         ++S.Refused;
-        if (verbose)
-          llvm::errs() << "amdgcn-waitcnt-relax: " << rewrite::functionName(Fn)
-                       << " left unchanged: " << C.describe(Op)
-                       << " touches the result of " << C.describe(P)
-                       << " that no wait retires on every path\n";
         continue;
       }
       // Each block as it is, in the whole-block model amdgcn-schedule uses
