@@ -149,6 +149,35 @@ static bool collidesWithEmulator(uint64_t Lo, uint64_t Hi) {
                   emu::Emulator::PrivateApertureBase + (1ull << 32));
 }
 
+/// A spec's buffer (an argument's or an extra region) at Base, between two
+/// guard regions of Guard bytes that no access may touch.
+static void addGuardedBuffer(std::vector<MemRegion> &Out, uint64_t Base,
+                             uint64_t Size, bool ReadOnly, int Arg,
+                             const std::string &Name, std::vector<uint8_t> Data,
+                             std::shared_ptr<const SparseFill> Sparse,
+                             uint64_t Guard) {
+  MemRegion G1, R, G2;
+  G1.Base = Base - Guard;
+  G1.Size = Guard;
+  G1.K = MemRegion::Guard;
+  G1.Perms = 0;
+  G1.Arg = Arg;
+  G1.Name = Name + " guard before";
+  R.Base = Base;
+  R.Size = Size;
+  R.Perms = ReadOnly ? emu::PermRead : emu::PermRW;
+  R.Arg = Arg;
+  R.Name = Name;
+  R.Data = std::move(Data);
+  R.Sparse = std::move(Sparse);
+  G2 = G1;
+  G2.Base = Base + std::max<uint64_t>(Size, 1);
+  G2.Name = Name + " guard after";
+  Out.push_back(std::move(G1));
+  Out.push_back(std::move(R));
+  Out.push_back(std::move(G2));
+}
+
 static Expected<TestInput> specInput(const KernelInfo &K, StringRef Path,
                                      uint64_t Guard, StringRef ExecName) {
   auto S = loadSpec(Path, K);
@@ -181,26 +210,10 @@ static Expected<TestInput> specInput(const KernelInfo &K, StringRef Path,
     uint64_t Addr = specBufferAddress(B.ArgIndex);
     uint64_t Ptr = specBufferPointer(B);
     std::memcpy(In.Image.Launch.Kernarg.data() + B.KernargOffset, &Ptr, 8);
-    MemRegion G1, R, G2;
-    G1.Base = Addr - Guard;
-    G1.Size = Guard;
-    G1.K = MemRegion::Guard;
-    G1.Perms = 0;
-    G1.Arg = int(B.ArgIndex);
-    G1.Name = formatv("arg{0} guard before", B.ArgIndex).str();
-    R.Base = Addr;
-    R.Size = B.size();
-    R.Perms = B.ReadOnly ? emu::PermRead : emu::PermRW;
-    R.Arg = int(B.ArgIndex);
-    R.Name = formatv("arg{0}", B.ArgIndex).str();
-    R.Data = std::move(B.Data);
-    R.Sparse = B.Sparse;
-    G2 = G1;
-    G2.Base = Addr + std::max<uint64_t>(R.Size, 1);
-    G2.Name = formatv("arg{0} guard after", B.ArgIndex).str();
-    In.Image.Regions.push_back(std::move(G1));
-    In.Image.Regions.push_back(std::move(R));
-    In.Image.Regions.push_back(std::move(G2));
+    uint64_t Size = B.size(); // before B.Data is moved out
+    addGuardedBuffer(In.Image.Regions, Addr, Size, B.ReadOnly, int(B.ArgIndex),
+                     formatv("arg{0}", B.ArgIndex).str(), std::move(B.Data),
+                     B.Sparse, Guard);
     Footprint F;
     F.Arg = B.ArgIndex;
     F.Pointer = Addr;
@@ -210,24 +223,10 @@ static Expected<TestInput> specInput(const KernelInfo &K, StringRef Path,
   // compared whole like argument buffers (no argument: offsets are from the
   // region's start).
   for (SpecRegion &SR : S->Regions) {
-    MemRegion G1, R, G2;
-    G1.Base = SR.Address - Guard;
-    G1.Size = Guard;
-    G1.K = MemRegion::Guard;
-    G1.Perms = 0;
-    G1.Name = "region " + SR.Name + " guard before";
-    R.Base = SR.Address;
-    R.Size = SR.size();
-    R.Perms = SR.ReadOnly ? emu::PermRead : emu::PermRW;
-    R.Name = "region " + SR.Name;
-    R.Data = std::move(SR.Data);
-    R.Sparse = SR.Sparse;
-    G2 = G1;
-    G2.Base = SR.Address + std::max<uint64_t>(R.Size, 1);
-    G2.Name = "region " + SR.Name + " guard after";
-    In.Image.Regions.push_back(std::move(G1));
-    In.Image.Regions.push_back(std::move(R));
-    In.Image.Regions.push_back(std::move(G2));
+    uint64_t Size = SR.size(); // before SR.Data is moved out
+    addGuardedBuffer(In.Image.Regions, SR.Address, Size, SR.ReadOnly,
+                     /*Arg=*/-1, "region " + SR.Name, std::move(SR.Data),
+                     SR.Sparse, Guard);
   }
   return In;
 }
