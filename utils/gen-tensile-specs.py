@@ -36,9 +36,28 @@ beta 2), "beta0" (one tile, beta 0: the kernel's no-C path). A, B, C are
 read-only with small-integer fills (exact sums, so a host GEMM can check
 D); D holds random bytes, so a write the kernel should not make shows.
 General-batched kernels (_GB_) get arrays of batch pointers into one
-region a tensor ("pointers", "regions": docs/run-spec.md). Not generated
-(counted on stderr): GSU > 1 (needs the workspace/beta launches around it), mixed
-f8 types, kernels whose arguments are not all understood.
+region a tensor ("pointers", "regions": docs/run-spec.md).
+
+GlobalSplitU > 1 (solveTyped: a BetaOnly launch, the kernel, a PostGSU
+launch, as the solution's _GlobalAccumulation says; K at least MKFGSU *
+GSU when it accumulates globally): MultipleBuffer (_GSUAMB_) kernels get
+a workspace as D and C (C a pointer to D's buffer) with packed strides
+(M, M * N), GSU parts of M * N * batch compute-type elements, random
+before; SingleBuffer (_GSUASB_) kernels whose compute type is D's add into
+D with atomics, so D holds what the BetaOnly launch left: beta 1 (C's
+values) or beta 0 (zeros); HPA SingleBuffer kernels get a compute-type
+workspace holding integers (beta * C). 8-bit float objects (Type_F8...,
+Type_B8...) take each kernel's types from its name (F8B8B8S: A fp8, B bf8,
+D bf8, compute f32), gfx942's FNUZ codes of the small integers.
+
+Kernels.so objects: the GSU helper kernels (Cijk_<D type>[_GB][_GA]
+BetaOnly, Cijk_<D type>[_GB]_PostGSU...), launched as generateBetaOnlyCall
+and generateOutputConversionCall do (helper_specs).
+
+Not generated (counted on stderr): kernels whose arguments are not all
+understood, PostGSU kernels the host never launches (VW2 with a
+reduction) or whose workspace type the name does not say (half, no GSU
+number).
 """
 import argparse
 import json
@@ -54,7 +73,39 @@ TYPES = {
     'S': (4, 'int-f32'), 'D': (8, 'int-f64'), 'C': (8, 'int-f32'),
     'Z': (16, 'int-f64'), 'H': (2, 'int-f16'), 'B': (2, 'bf16'),
     'I8': (1, 'int8'), 'I': (4, 'int32'), '4xi8': (4, 'int8'),
+    # gfx942's 8-bit floats (FNUZ: e4m3 bias 8, e5m2 bias 16)
+    'F8': (1, 'fp8'), 'B8': (1, 'bf8'),
 }
+
+
+def fnuz8(v, mant):
+    """The FNUZ 8-bit float code of a small integer v (exact)."""
+    if v == 0:
+        return 0
+    bias = 8 if mant == 3 else 16
+    a, e = abs(v), 0
+    while a >= 2 << e:
+        e += 1
+    m = (a - (1 << e)) * (1 << mant) >> e
+    assert ((1 << e) + (m << e >> mant)) == a, v
+    return (0x80 if v < 0 else 0) | (e + bias) << mant | m
+
+
+def kernel_types(name):
+    """(A type, B type, D type, compute type) from a kernel name's type
+    token (Tensile's Solution naming: A/B, D, compute, or A, B, D, compute
+    for mixed 8-bit floats: F8B8B8S, B8F8SS), or None."""
+    parts = name.split('_')
+    if len(parts) < 5 or parts[4] != 'BH':
+        return None
+    t = re.findall(r'4xi8|I8|F8|B8|[SDCZHBI]', parts[3])
+    if ''.join(t) != parts[3]:
+        return None
+    if len(t) == 3:
+        return t[0], t[0], t[1], t[2]
+    if len(t) == 4:
+        return tuple(t)
+    return None
 
 
 def object_types(path):
@@ -87,6 +138,11 @@ def parse_name(name):
     k['wg'] = int(wg.group(1)) * int(wg.group(2)) * int(wg.group(3))
     k['wgm'] = num(r'_WGM(n?\d+)', 0)
     k['gsu'] = num(r'_GSU(\d+)_', 1)
+    # GlobalSplitUAlgorithm (_GSUASB_ SingleBuffer, _GSUAMB_ MultipleBuffer)
+    # and MinKForGSU (the solution asserts K >= MKFGSU * GSU when it
+    # accumulates globally: Contractions.py's GlobalSplitUCheckMinK)
+    k['gsua'] = 'M' if '_GSUAMB_' in name else 'S'
+    k['mkf'] = num(r'_MKFGSU(\d+)_', 0)
     k['su'] = num(r'_SU(\d+)_', 0)
     k['sus'] = num(r'_SUS(\d+)_', 0)
     k['af0em'] = num(r'_AF0EM(\d+)_', 1)
@@ -112,6 +168,22 @@ def parse_name(name):
     k['gb'] = '_GB_' in name
     k['source'] = '_KLS_' in name
     return k
+
+
+def global_accumulation(k, types):
+    """Tensile's _GlobalAccumulation of a GSU > 1 kernel (SolutionStructs.py,
+    the table in Common.py): 2 MultipleBuffer (the kernel writes GSU partial
+    sums into a workspace, the PostGSU kernel reduces them with alpha and
+    beta), 1 SingleBuffer when the compute type is not D's (HPA: a BetaOnly
+    kernel writes beta * C into a compute-type workspace, the kernel adds
+    alpha * its part with atomics, a PostGSU kernel converts), 0
+    SingleBuffer otherwise (BetaOnly scales D in place, the kernel adds with
+    atomics)."""
+    if k['gsu'] <= 1:
+        return 0
+    if k['gsua'] == 'M':
+        return 2
+    return 1 if types[2] != types[1] else 0
 
 
 def small_magic(x):
@@ -205,6 +277,8 @@ def data_file(outdir, ty, n, seed):
             v = x % 7 - 3
             if ty == 'bf16':
                 out += struct.pack('<f', float(v))[2:]
+            elif ty in ('fp8', 'bf8'):
+                out.append(fnuz8(v, 3 if ty == 'fp8' else 2))
             else:
                 out += struct.pack('<b', v)
         with open(p, 'wb') as f:
@@ -214,7 +288,7 @@ def data_file(outdir, ty, n, seed):
 
 def buffer(outdir, ty, nelem, seed, readonly=True):
     bpe, fill = TYPES[ty]
-    if fill in ('bf16', 'int8'):
+    if fill in ('bf16', 'int8', 'fp8', 'bf8'):
         e = {'buffer': data_file(outdir, fill, nelem * bpe //
                                  (2 if fill == 'bf16' else 1), seed)}
     elif fill == 'int32':
@@ -230,12 +304,12 @@ def roundup(x, m):
     return (x + m - 1) // m * m
 
 
-def fit(k, idx, want, mult):
-    """The size of index idx nearest want (searching down first) that
-    meets the asserted predicates and is a multiple of mult."""
+def fit(k, idx, want, mult, lo=1):
+    """The size of index idx nearest want (searching down first), at least
+    lo, that meets the asserted predicates and is a multiple of mult."""
     p = k['pred']
     def ok(s):
-        if s < 1 or s % mult:
+        if s < lo or s % mult:
             return False
         for key, test in (('ASLT', lambda v: s < v), ('ASGT', lambda v: s > v),
                           ('ASE', lambda v: s == v),
@@ -254,18 +328,27 @@ def variants(k):
     mt0, mt1, du, gsu = k['mt0'], k['mt1'], k['du'], k['gsu']
     e0, e1, es = k['af0em'], k['af1em'], k['asem']
     def sizes(m, n, kk, b):
-        return (fit(k, 0, m, e0), fit(k, 1, n, e1), fit(k, 3, kk, es),
+        return (fit(k, 0, m, e0), fit(k, 1, n, e1), fit(k, 3, kk, es, kmin),
                 fit(k, 2, b, 1))
+    # K: DepthU iterations for each of the GSU parts, at least the K the
+    # solution asserts for global accumulation (MKFGSU * GSU)
+    kmin = du * gsu
+    if k.get('ga'):
+        kmin = roundup(max(kmin, k['mkf'] * gsu), du * gsu)
+    # SingleBuffer GSU without a workspace: the BetaOnly launch before the
+    # kernel left beta * C in D and the kernel adds to it (its Beta unread):
+    # beta 1 (D holds C) or 0 (D zero), see make_spec
+    sb = gsu > 1 and not k.get('ga')
     out = []
-    m, n, kk, b = sizes(2 * mt0, 2 * mt1, 2 * du * gsu, 2)
-    out.append(('tile', m, n, kk, b, 0, 2.0, -1.0))
+    m, n, kk, b = sizes(2 * mt0, 2 * mt1, max(2 * du * gsu, kmin), 2)
+    out.append(('tile', m, n, kk, b, 0, 2.0, 1.0 if sb else -1.0))
     # edges: a partial second tile (the asserted multiples allowing), a K
     # with a tail when the solution allows K not a multiple of DepthU
     m, n, kk, b = sizes(mt0 + max(1, mt0 // 2 - 1), mt1 + max(1, mt1 // 3 + 1),
-                        du * gsu + max(1, du // 2 - 1), 1)
+                        kmin + max(1, du // 2 - 1), 1)
     pad = 2 * max(e0, e1, es, 1)
-    out.append(('edge', m, n, kk, b, pad, -1.0, 2.0))
-    m, n, kk, b = sizes(mt0, mt1, du * gsu, 1)
+    out.append(('edge', m, n, kk, b, pad, -1.0, 1.0 if sb else 2.0))
+    m, n, kk, b = sizes(mt0, mt1, kmin, 1)
     out.append(('beta0', m, n, kk, b, 0, 1.0, 0.0))
     return out
 
@@ -277,10 +360,11 @@ def known_args(meta_args, source):
 def make_spec(outdir, k, types, args, var, name):
     vname, M, N, K, batch, pad, alpha, beta = var
     ab, cd, comp = types
+    bt = k.get('btype') or ab  # B's type: A's but for mixed 8-bit floats
     bab, bcd = TYPES[ab][0], TYPES[cd][0]
     size_of = {'i': M, 'j': N, 'k': batch, 'l': K}
     A = Tensor(k['a'], size_of, pad, bab)
-    B = Tensor(k['b'], size_of, pad, bab)
+    B = Tensor(k['b'], size_of, pad, TYPES[bt][0])
     C = Tensor('ijk', size_of, pad, bcd)
     D = Tensor('ijk', size_of, pad, bcd)
     t0, t1 = -(-M // k['mt0']), -(-N // k['mt1'])
@@ -305,17 +389,48 @@ def make_spec(outdir, k, types, args, var, name):
         'D': {'buffer_size': D.elements() * bcd, 'fill': f'random:{seed}'},
         'C': buffer(outdir, cd, C.elements(), seed + 1),
         'A': buffer(outdir, ab, A.elements() + slack(A), seed + 2),
-        'B': buffer(outdir, ab, B.elements() + slack(B), seed + 3),
+        'B': buffer(outdir, bt, B.elements() + slack(B), seed + 3),
     }
+    ga = k.get('ga', 0)
+    if ga:
+        # generateSingleCall passes the workspace as both D and C
+        # (ws_d, ws_c) with strides strideW: D's elements packed (M,
+        # M * N), in the compute type; MultipleBuffer parts GSU of them
+        # apart (the kernel's GSUSumIdx * (Free0 + (Free1 - 1) * StrideC1 +
+        # (Free2 - 1) * StrideC2)), written whole: random bytes before.
+        # SingleBuffer: beta * C of the BetaOnly launch (integers).
+        bcomp = TYPES[comp][0]
+        D = C = Tensor('ijk', size_of, 0, bcomp)
+        if ga == 2:
+            bufs['D'] = {'buffer_size': k['gsu'] * D.elements() * bcomp,
+                         'fill': f'random:{seed}'}
+        else:
+            bufs['D'] = buffer(outdir, comp, D.elements(), seed + 1, False)
+        dix = 0 if k['source'] else [a.get('.name') for a in args].index(
+            'AddressD')
+        bufs['C'] = {'bytes': '00' * 8,
+                     'pointers': [{'offset': 0, 'to': dix}]}
+    elif k['gsu'] > 1:
+        if beta not in (0.0, 1.0):
+            raise ValueError('SingleBuffer GSU launches here have beta 0 or 1')
+        # SingleBuffer into D: D holds what the BetaOnly launch left, beta
+        # * C (beta 1: C's values, beta 0: zeros); the kernel adds alpha *
+        # its part of A B with atomics
+        bufs['D'] = ({'buffer_size': D.elements() * bcd, 'fill': 'zero'}
+                     if beta == 0 else
+                     buffer(outdir, cd, D.elements(), seed + 1, False))
     tens = {'D': D, 'C': C, 'A': A, 'B': B}
     regions = {}
     if k['gb']:
         # General batched: each tensor's argument is an array of one
         # pointer a batch, here into one region holding the batches at the
         # batch stride (what rocBLAS's strided-to-batched wrappers pass).
+        # A workspace stays one pointer (isStridedBuffer).
         for t, ten in tens.items():
+            if ga and t in 'DC':
+                continue
             regions[t.lower()] = bufs[t]
-            bpe = bab if t in 'AB' else bcd
+            bpe = ten.bpe
             bstride = ten.strides[ten.letters.index('k')] * bpe
             bufs[t] = {'buffer_size': 8 * batch, 'fill': 'zero',
                        'readonly': True,
@@ -377,6 +492,9 @@ def value(n, a, env):
         return {'bytes': struct.pack('<III', M, N, batch).hex()}
     if n in ('SizesSum', 'Size3'):
         return {'u32': K}
+    if n == 'RNDSeed' and size == 4:
+        # stochastic rounding's seed: the host draws any u32
+        return {'u32': 0x2545f491}
     vals = {'Size0': M, 'Size1': N, 'Size2': batch,
             'OrigStaggerUIter': env['stag'], 'NumWorkGroups0': env['t0'],
             'NumWorkGroups1': env['t1'], 'NumFullBlocks': env['full'],
@@ -397,6 +515,8 @@ def gemm_check(k, args, var, types):
          'trans_a': k['a'].startswith('l'), 'trans_b': k['b'].startswith('j'),
          'lda': ld['a'], 'ldb': ld['b'], 'ldc': ld['c'], 'ldd': ld['c'],
          'alpha': alpha, 'beta': beta, 'types': list(types)}
+    if k.get('btype') and k['btype'] != types[0]:
+        c['type_b'] = k['btype']
     if k['source']:
         c.update(d=0, c=1, a=2, b=3)
     else:
@@ -404,6 +524,15 @@ def gemm_check(k, args, var, types):
             n = a.get('.name', '')
             if n.startswith('Address'):
                 c[n[-1].lower()] = i
+    if k.get('ga'):
+        # D and C are the workspace (C a pointer to D's buffer); packed
+        c.update(ga=k['ga'], ldc=M, ldd=M)
+        del c['c']
+    if k.get('ga') == 2:
+        # the GSU parts, M * N * batch elements apart, sum to A B (alpha
+        # and beta are the PostGSU kernel's)
+        c.update(alpha=1.0, beta=0.0, slices=k['gsu'],
+                 slice_stride=M * N * batch)
     return c
 
 
@@ -414,10 +543,18 @@ def hostcheck(run, obj, spec_path, spec):
         __file__)), '..', 'bench', 'kernels'))
     import hostcheck as hc
     c = dict(spec['gemm'])
-    dt = {('S', 'S'): 'f32', ('H', 'H'): 'f16'}.get(tuple(c['types'][:2]))
-    if not dt or c['batch'] != 1 or 'regions' in spec:
-        return None, 'not checked (the host check takes f32/f16, batch 1)'
-    c['dtype'] = dt
+    names = {'S': 'f32', 'H': 'f16', 'D': 'f64', 'B': 'bf16', 'F8': 'fp8',
+             'B8': 'bf8'}
+    ab, cd, comp = c['types']
+    bt = c.get('type_b', ab)
+    dd = comp if c.get('ga') == 2 else cd
+    if (any(t not in names for t in (ab, bt, cd, dd)) or
+            names[dd] not in ('f32', 'f16', 'f64') or c['batch'] != 1 or
+            'regions' in spec or c.get('ga') == 1):
+        return None, ('not checked (the host check takes f32/f16/f64 D, '
+                      'batch 1, no SingleBuffer workspace)')
+    c['dtypes'] = {'a': names[ab], 'b': names[bt], 'c': names[cd],
+                   'd': names[dd]}
     with tempfile.TemporaryDirectory() as out:
         p = subprocess.run([run, obj, '--kernel', spec['match'][1:-1],
                             '--spec', spec_path, '--out', out, '--quiet'],
@@ -513,6 +650,159 @@ def meta(path):
     return ks
 
 
+# compute type of a helper kernel from its D type and its beta's bytes
+HELPER_COMPUTE = {('H', 2): 'H', ('H', 4): 'S', ('B', 4): 'S', ('S', 4): 'S',
+                  ('D', 8): 'D', ('C', 8): 'C', ('Z', 16): 'Z', ('I', 4): 'I'}
+
+
+def helper_specs(outdir, name, args):
+    """The launches ContractionSolution's generateBetaOnlyCall and
+    generateOutputConversionCall make of a GSU helper kernel (the source
+    kernels of Kernels.so: Cijk_<D type>[_GB][_GA] BetaOnly,
+    Cijk_<D type>[_GB]_PostGSU<mod>[_mod<unit>][_VW<w>][_R<r>]), as
+    (variant, about, workgroups, args, regions); [] for a name that is
+    neither. Raises KeyError or ValueError for one not generated."""
+    m = re.fullmatch(r'Cijk_([SDHBCZI])(_GB)?(_GA)?', name)
+    p = re.fullmatch(r'Cijk_([SDHBCZI])(_GB)?_PostGSU(?:(\d+)(?:_mod(\d+))?)?'
+                     r'(?:_VW(\d+))?(?:_R(\d+))?', name)
+    if not m and not p:
+        return []
+    cd = (m or p).group(1)
+    gb = bool((m or p).group(2))
+    # beta is BetaOnly's last argument, alpha PostGSU's after the pointers
+    ssize = args[-1]['.size'] if m else args[3 + 2 * gb]['.size']
+    comp = HELPER_COMPUTE.get((cd, ssize))
+    if not comp:
+        raise KeyError(f'compute type of {name}')
+    bcd, bcomp = TYPES[cd][0], TYPES[comp][0]
+    out = []
+    if m:
+        # BetaOnly: D (or the compute-type workspace, _GA) = beta * C;
+        # strides of size-1 dimensions passed as 0
+        ga = bool(m.group(3))
+        for vname, M, N, batch, pad, beta in (('beta', 67, 35, 2, 2, -1.0),
+                                                ('beta0', 64, 16, 1, 0, 0.0)):
+            size_of = {'i': M, 'j': N, 'k': batch}
+            C = Tensor('ijk', size_of, pad, bcd)
+            D = Tensor('ijk', size_of, 0 if ga else pad, bcomp if ga else bcd)
+            seed = len(vname) * 7 + M + N
+            bufs = {'D': {'buffer_size': D.elements() * D.bpe,
+                          'fill': f'random:{seed}'},
+                    'C': buffer(outdir, cd, C.elements(), seed + 1)}
+            regions = {}
+            if gb:
+                for t, ten in (('D', D), ('C', C)):
+                    if t == 'D' and ga:
+                        continue
+                    regions[t.lower()] = bufs[t]
+                    bufs[t] = {'buffer_size': 8 * batch, 'fill': 'zero',
+                               'readonly': True,
+                               'pointers': [{'offset': 8 * b,
+                                             'to': t.lower(),
+                                             'plus': b * ten.strides[2] *
+                                             ten.bpe}
+                                            for b in range(batch)]}
+            st = lambda t: [t.strides[i] if t.sizes[i] != 1 else 0
+                            for i in (1, 2)]
+            vals = ([bufs['D'], bufs['C']] +
+                    ([{'u64': 0}, {'u64': 0}] if gb else []) +
+                    [{'u32': x} for x in st(D) + st(C) + [M, N, batch]] +
+                    [scalar(comp, beta, args[-1]['.size'])])
+            out.append((vname, f'Tensile BetaOnly: M={M} N={N} '
+                        f'batch={batch} pad={pad} beta={beta}',
+                        [-(-M * N * batch // 256), 1, 1], vals, regions))
+        return out
+    # PostGSU: D = alpha * (the sum of the GSU parts of the workspace) +
+    # beta * C. The kernel sums GSUmod parts unrolled and, when built for a
+    # GSU above its unroll unit (16 * R; 1 for other compute types),
+    # (gsu [- unit]) / unit loops of unit more: a gsu congruent to its
+    # number, above the unit with _mod. The host picks VW2 when M is even
+    # and M N batch > CUs * 512, R (power-of-2 GSU of at least 32 R) when M
+    # N batch R / VW <= CUs * 256: both at once never (VW2_R kernels are
+    # not launched). Sizes here: VW1 M N batch = 4224 (4 R <= 80 * 256,
+    # the fewest CUs of a gfx942, MI308X), VW2 57344 (> 110 * 512: an
+    # MI308X or a gfx90a, MI210 104 or MI250X 110 CUs).
+    # Without a number (unroll unit 1): complex types, MultipleBuffer only
+    # (compute type = D's), loop over any gsu; bf16, only the SingleBuffer
+    # HPA conversion (gsu 1, alpha 1, beta 0); half either (the names
+    # collide): not generated.
+    mod, unit = p.group(3), p.group(4)
+    vw, red = int(p.group(5) or 1), int(p.group(6) or 1)
+    if vw > 1 and red > 1:
+        raise ValueError('VW2 with a reduction: never launched')
+    alpha, beta = 2.0, -1.0
+    if mod is not None:
+        gsu = int(mod) + (int(unit) if unit else 0)
+    elif cd in 'CZ':
+        gsu = 3
+    elif cd == 'B':
+        gsu, alpha, beta = 1, 1.0, 0.0
+    else:
+        raise ValueError('PostGSU without a GSU number: the workspace '
+                         'type depends on the solution it was built for')
+    M, N, batch, pad = (256, 112, 2, 2) if vw > 1 else (64, 33, 2, 2)
+    size_of = {'i': M, 'j': N, 'k': batch}
+    C = Tensor('ijk', size_of, pad, bcd)
+    D = Tensor('ijk', size_of, pad, bcd)
+    W = Tensor('ijk', size_of, 0, bcomp)
+    seed = M + N + gsu
+    bufs = {'D': {'buffer_size': D.elements() * bcd, 'fill': f'random:{seed}'},
+            'W': buffer(outdir, comp, gsu * W.elements(), seed + 1),
+            'C': buffer(outdir, cd, C.elements(), seed + 2)}
+    regions = {}
+    if gb:
+        for t, ten in (('D', D), ('C', C)):
+            regions[t.lower()] = bufs[t]
+            bufs[t] = {'buffer_size': 8 * batch, 'fill': 'zero',
+                       'readonly': True,
+                       'pointers': [{'offset': 8 * b, 'to': t.lower(),
+                                     'plus': b * ten.strides[2] * ten.bpe}
+                                    for b in range(batch)]}
+    ssize = [a['.size'] for a in args][3 + 2 * gb]
+    vals = ([bufs['D'], bufs['W'], bufs['C']] +
+            ([{'u64': 0}, {'u64': 0}] if gb else []) +
+            [scalar(comp, alpha, ssize), scalar(comp, beta, ssize)] +
+            [{'u32': x} for x in D.strides[1:] + W.strides[1:] +
+             C.strides[1:] + [M, N, batch, gsu]])
+    out.append(('postgsu', f'Tensile PostGSU: M={M} N={N} batch={batch} '
+                f'pad={pad} gsu={gsu} alpha={alpha} beta={beta}',
+                [-(-M * N * batch * red // (256 * vw)), 1, 1], vals,
+                regions))
+    return out
+
+
+def helper_object(o, path, stem):
+    """Specs of the GSU helper kernels of a Kernels.so object: (count,
+    skipped reasons)."""
+    total, skipped = 0, {}
+    ks = [x for x in meta(path) if x['.name'].startswith('Cijk_')]
+    if o.max_kernels and len(ks) > o.max_kernels:
+        ks = [ks[i * len(ks) // o.max_kernels] for i in range(o.max_kernels)]
+    d = os.path.join(o.out, stem)
+    os.makedirs(d, exist_ok=True)
+    for idx, km in enumerate(ks):
+        name = km['.name']
+        try:
+            vs = helper_specs(d, name, known_args(km['.args'], True))
+        except (KeyError, ValueError) as e:
+            why = f'helper kernel: {e}'
+            skipped[why] = skipped.get(why, 0) + 1
+            continue
+        if not vs:
+            skipped['helper kernel: name not understood'] = skipped.get(
+                'helper kernel: name not understood', 0) + 1
+        for vname, about, wgs, args, regions in vs:
+            spec = {'match': '^' + name + '$', 'about': about,
+                    'workgroups': wgs, 'workgroup_size': [256, 1, 1],
+                    'args': args}
+            if regions:
+                spec['regions'] = regions
+            with open(os.path.join(d, f'{idx:04d}-{vname}.json'), 'w') as f:
+                f.write(dumps(spec))
+            total += 1
+    return total, skipped
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('objects', nargs='+')
@@ -538,9 +828,18 @@ def main():
     for path in o.objects:
         base = o.object_name or os.path.basename(path)
         types = object_types(base)
+        # 8-bit float objects mix types by kernel (F8B8B8S, B8F8SS): each
+        # kernel's name says them
+        by_name = not types and re.search(r'Type_(F8|B8)', base)
         stem = re.sub(r'^TensileLibrary_Type_|-gfx\w+\.co$|\.yaml$', '',
                       base)
-        if not types:
+        if base.startswith('Kernels.so'):
+            n, why = helper_object(o, path, stem)
+            total += n
+            for w, c in why.items():
+                skipped[w] = skipped.get(w, 0) + c
+            continue
+        if not types and not by_name:
             skipped['object type not understood'] = skipped.get(
                 'object type not understood', 0) + 1
             continue
@@ -554,10 +853,15 @@ def main():
             name = km['.name']
             k = parse_name(name)
             why = None
+            if by_name:
+                kt = kernel_types(name)
+                types = kt and (kt[0], kt[2], kt[3])
+                if k and kt:
+                    k['btype'] = kt[1]
             if not k:
                 why = 'name not understood'
-            elif k['gsu'] > 1:
-                why = 'GSU > 1'
+            elif not types:
+                why = 'types not understood'
             elif k['wg'] > km.get('.max_flat_workgroup_size', 1024):
                 why = 'workgroup larger than the metadata allows'
             elif any(v != (0, 1) for key in ('ASAE', 'ASBE', 'ASCE', 'ASDE')
@@ -566,6 +870,7 @@ def main():
             if why:
                 skipped[why] = skipped.get(why, 0) + 1
                 continue
+            k['ga'] = global_accumulation(k, types)
             args = known_args(km['.args'], k['source'])
             try:
                 if o.sizes:
@@ -580,6 +885,8 @@ def main():
                 continue
             if any(v[1] * v[2] * v[4] > 1 << 22 or v[3] > 8192 for v in vs):
                 why = 'asserted sizes too large for the emulator'
+                if k['ga'] and k['mkf'] * k['gsu'] > 8192:
+                    why = 'K >= MKFGSU * GSU above 8192'
                 skipped[why] = skipped.get(why, 0) + 1
                 continue
             for var in vs:

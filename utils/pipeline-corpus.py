@@ -3,7 +3,8 @@
 
   utils/pipeline-corpus.py --manifest corpus/manifest.txt --bin build/bin
       [--arch gfx942] [--filter S]... [--exclude S]... [--max-objects N]
-      [--max-kernels N] [--kernel-offset N] [--jobs N] [--pipeline P]
+      [--max-kernels N] [--kernel-offset N] [--kernel-match RE] [--jobs N]
+      [--pipeline P]
       [--report FILE] [--checkpoint FILE] [--spec-dir DIR]...
 
 For every selected code object K0 (each step is its own process, so a crash
@@ -13,7 +14,8 @@ or a hang costs one object or one kernel, never the run):
      reason; death by a signal is a crash (a failure).
   2. K1 passes the round-trip gate (asmevo-opt K1 --roundtrip-check).
   3. The kernels whose instructions the pipeline changed (all of them with
-     --max-kernels 0, else up to that many, evenly spaced) are checked with
+     --max-kernels 0, else up to that many, evenly spaced; with
+     --kernel-match RE only those whose names match) are checked with
      asmevo-verify K0 K1 --kernels-file F (tier 1 on the CPU emulator;
      with --spec-dir also the specs whose "match" names the kernel, e.g.
      test/Verify/corpus-specs: docs/run-spec.md),
@@ -234,6 +236,8 @@ def do_object(a, k0, index):
         if insts != new:
             changed.append(fn)
     res["changed"] = len(changed)
+    if a.kernel_match:
+        changed = [fn for fn in changed if re.search(a.kernel_match, fn)]
     t = time.monotonic()
     res["verdicts"] = verify_kernels(a, verify, k0, k1, work,
                                      sample(changed, a.max_kernels,
@@ -267,6 +271,9 @@ def main():
     ap.add_argument("--kernel-offset", type=int, default=0,
                     help="verify the changed kernels this many positions "
                          "after the evenly spaced ones (another sample)")
+    ap.add_argument("--kernel-match", metavar="RE",
+                    help="verify only the changed kernels whose names "
+                         "match RE (re.search; sampled after the match)")
     ap.add_argument("--checkpoint",
                     help="append each finished object's results here (JSON "
                          "lines); objects already in it are not run again")

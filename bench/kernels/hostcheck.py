@@ -17,6 +17,13 @@ Check file (JSON), kind "gemm":
   lda ldb ldc ldd leading dimensions in elements
   alpha, beta     scalars
   dtype           "f32" or "f16" (A, B, C and D of that type)
+  dtypes          optional {"a": .., "b": .., "c": .., "d": ..}: a type a
+                  tensor ("f32", "f16", "f64"; "bf16", "fp8", "bf8" (gfx942's
+                  FNUZ) for A and B)
+  c               may be left out when beta is 0
+  slices, slice_stride
+                  optional: D is the sum of that many parts, slice_stride
+                  elements apart (Tensile's GSU MultipleBuffer workspace)
 D = alpha * op(A) op(B) + beta * C, compared exactly: the specs fill A, B
 and C with small integers (fill "int-f32"/"int-f16"), so every summation
 order gives the same result.
@@ -63,29 +70,61 @@ def _load(path, dtype):
     if dtype == "f16":
         n = len(raw) // 2
         return list(struct.unpack("<%de" % n, raw[: 2 * n]))
+    if dtype == "f64":
+        a = array.array("d")
+        a.frombytes(raw[: len(raw) // 8 * 8])
+        return list(a)
+    if dtype == "bf16":
+        n = len(raw) // 2
+        return [struct.unpack("<f", b"\0\0" + raw[2 * i:2 * i + 2])[0]
+                for i in range(n)]
+    if dtype in ("fp8", "bf8"):
+        return [_fnuz8(b, 3 if dtype == "fp8" else 2) for b in raw]
     raise ValueError("unknown dtype %s" % dtype)
+
+
+def _fnuz8(b, mant):
+    """gfx942's 8-bit floats (FNUZ: e4m3 bias 8, e5m2 bias 16, 0x80 NaN)."""
+    if b == 0x80:
+        return float("nan")
+    e, m = (b & 0x7f) >> mant, b & ((1 << mant) - 1)
+    bias = 8 if mant == 3 else 16
+    v = (m / (1 << mant) * 2.0 ** (1 - bias) if e == 0 else
+         (1 + m / (1 << mant)) * 2.0 ** (e - bias))
+    return -v if b & 0x80 else v
 
 
 def _round(x, dtype):
     if dtype == "f32":
         return struct.unpack("<f", struct.pack("<f", x))[0]
-    return struct.unpack("<e", struct.pack("<e", x))[0]
+    if dtype == "f64":
+        return x
+    if dtype == "f16":
+        return struct.unpack("<e", struct.pack("<e", x))[0]
+    raise ValueError("no rounding to %s" % dtype)
 
 
 def check_gemm(c, outdir):
-    dt = c.get("dtype", "f32")
+    dt = dict.fromkeys("abcd", c.get("dtype", "f32"))
+    dt.update(c.get("dtypes", {}))
     if c.get("batch", 1) != 1:
         return False, "batched gemm checks are not implemented"
     arg = lambda i: os.path.join(outdir, "arg%d.bin" % c[i])
-    D, C, A, B = (_load(arg(x), dt) for x in ("d", "c", "a", "b"))
+    D, A, B = (_load(arg(x), dt[x]) for x in ("d", "a", "b"))
+    alpha, beta = c["alpha"], c["beta"]
+    if "c" not in c and beta != 0:
+        return False, "no C for beta %r" % beta
+    C = _load(arg("c"), dt["c"]) if "c" in c else None
     m, n, k = c["m"], c["n"], c["k"]
     lda, ldb, ldc, ldd = c["lda"], c["ldb"], c["ldc"], c["ldd"]
-    alpha, beta = c["alpha"], c["beta"]
+    slices, sstride = c.get("slices", 1), c.get("slice_stride", 0)
     need = {"A": (len(A), (m - 1) * lda + k if c["trans_a"] else
                   (k - 1) * lda + m),
             "B": (len(B), (k - 1) * ldb + n if c["trans_b"] else
                   (n - 1) * ldb + k),
-            "C": (len(C), (n - 1) * ldc + m), "D": (len(D), (n - 1) * ldd + m)}
+            "D": (len(D), (slices - 1) * sstride + (n - 1) * ldd + m)}
+    if C is not None:
+        need["C"] = (len(C), (n - 1) * ldc + m)
     for name, (have, want) in need.items():
         if have < want:
             return False, "%s has %d elements, the check needs %d" % (
@@ -103,9 +142,14 @@ def check_gemm(c, outdir):
     for j in range(n):
         col = cols[j]
         for i in range(m):
-            ref = _round(alpha * sum(map(operator.mul, rows[i], col)) +
-                         beta * C[i + j * ldc], dt)
+            ref = alpha * sum(map(operator.mul, rows[i], col))
+            if beta != 0:
+                ref += beta * C[i + j * ldc]
+            ref = _round(ref, dt["d"])
+            # the parts are exact integers: their sum in any order
             got = D[i + j * ldd]
+            for s in range(1, slices):
+                got += D[s * sstride + i + j * ldd]
             if ref != 0:
                 nonzero += 1
             if got != ref and not (got != got and ref != ref):
