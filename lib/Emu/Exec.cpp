@@ -13,6 +13,7 @@
 #include "asmevo/CodeObject/CodeObject.h"
 
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -906,23 +907,41 @@ static void initWave(Wave &W, const DispatchPlan &P, Workgroup &WG,
 
 Error Emulator::mapCodeObject(Memory &Mem) const {
   const CodeObject &CO = *Prog->CO;
-  bool Any = false;
+  // Checked before anything is mapped: a refused relocation leaves Mem as
+  // it was.
+  auto Relocs = dynamicRelocations(CO);
+  if (!Relocs)
+    return Relocs.takeError();
+  std::vector<Region *> Segs;
   for (const ElfSegment &S : CO.segments()) {
     if (S.Type != ELF::PT_LOAD || !S.MemSize)
       continue;
-    Any = true;
     uint8_t Perms = PermRead | ((S.Flags & ELF::PF_W) ? PermWrite : 0);
     auto R = Mem.map(Prog->LoadBase + S.VAddr, S.MemSize, Perms,
                      formatv("code object segment {0:x}", S.VAddr).str());
     if (!R)
       return R.takeError();
+    Segs.push_back(*R);
     ArrayRef<uint8_t> Img = CO.image();
     if (S.Offset + S.FileSize <= Img.size())
       std::memcpy((*R)->Data.data(), Img.data() + S.Offset,
                   std::min(S.FileSize, S.MemSize));
   }
-  if (!Any)
+  if (Segs.empty())
     return createStringError("code object has no PT_LOAD segment");
+  // The loader patches the loaded image, whatever the segment's
+  // permissions (.got is read-only after relocation).
+  for (const DynamicRelocation &D : *Relocs) {
+    uint64_t A = Prog->LoadBase + D.Offset;
+    auto It = llvm::find_if(Segs, [&](Region *R) { return R->contains(A, 8); });
+    if (It == Segs.end())
+      return createStringError(
+          formatv("code object {0}: relocation at {1:x} patches bytes of "
+                  "two segments",
+                  CO.name(), D.Offset));
+    support::endian::write64le((*It)->Data.data() + (A - (*It)->Base),
+                               Prog->LoadBase + D.Target);
+  }
   return Error::success();
 }
 

@@ -7,6 +7,7 @@
 #include "asmevo/Verify/Spec.h"
 
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -548,11 +549,66 @@ Reference::create(std::shared_ptr<const ParsedCodeObject> K0, StringRef Kernel,
   return Ref;
 }
 
+/// Slots the loader relocated hold load addresses, which differ between K0
+/// and K1 where emission moved code or data (RCCL's tables of function
+/// addresses, a pointer in .data after .text grew). A slot at the same place
+/// in both objects (symbol or data section, and offset) that still holds
+/// what the loader wrote in both runs, pointing to the same symbol and
+/// offset in both, gets K0's bytes in K1's copy; every other slot is
+/// compared byte by byte.
+static std::vector<MemRegion> alikeRelocatedSlots(const CodeObject &C0,
+                                                  const CodeObject &C1,
+                                                  ArrayRef<MemRegion> S0,
+                                                  ArrayRef<MemRegion> S1) {
+  auto R0 = emu::dynamicRelocations(C0);
+  auto R1 = emu::dynamicRelocations(C1);
+  if (!R0 || !R1) {
+    consumeError(R0.takeError());
+    consumeError(R1.takeError());
+    return {};
+  }
+  const uint64_t B = emu::Emulator::CodeLoadBase;
+  auto slot = [&](ArrayRef<MemRegion> S, uint64_t Off) -> const uint8_t * {
+    for (const MemRegion &R : S)
+      if (B + Off >= R.Base && B + Off - R.Base + 8 <= R.Data.size())
+        return R.Data.data() + (B + Off - R.Base);
+    return nullptr;
+  };
+  std::map<std::string, const emu::DynamicRelocation *> BySlot1;
+  for (const emu::DynamicRelocation &D : *R1)
+    if (std::string Name = emu::describeAddress(C1, D.Offset); !Name.empty())
+      BySlot1[Name] = &D;
+  std::vector<MemRegion> Out;
+  for (const emu::DynamicRelocation &D0 : *R0) {
+    auto It = BySlot1.find(emu::describeAddress(C0, D0.Offset));
+    if (It == BySlot1.end())
+      continue;
+    const emu::DynamicRelocation &D1 = *It->second;
+    const uint8_t *P0 = slot(S0, D0.Offset), *P1 = slot(S1, D1.Offset);
+    if (!P0 || !P1 || support::endian::read64le(P0) != B + D0.Target ||
+        support::endian::read64le(P1) != B + D1.Target)
+      continue;
+    std::string T0 = emu::describeAddress(C0, D0.Target);
+    if (T0.empty() || T0 != emu::describeAddress(C1, D1.Target))
+      continue;
+    if (Out.empty())
+      Out.assign(S1.begin(), S1.end());
+    for (MemRegion &R : Out)
+      if (B + D1.Offset >= R.Base &&
+          B + D1.Offset - R.Base + 8 <= R.Data.size())
+        std::memcpy(R.Data.data() + (B + D1.Offset - R.Base), P0, 8);
+  }
+  return Out;
+}
+
 /// Writable code-object segments: compare whole segments when both objects
 /// lay them out alike, else the objects (STT_OBJECT symbols) in them by name.
 static std::optional<Evidence>
 compareSegments(const TestInput &In, const CodeObject &C0, const CodeObject &C1,
                 ArrayRef<MemRegion> S0, ArrayRef<MemRegion> S1) {
+  std::vector<MemRegion> S1Alike = alikeRelocatedSlots(C0, C1, S0, S1);
+  if (!S1Alike.empty())
+    S1 = S1Alike;
   bool Same = S0.size() == S1.size();
   for (size_t I = 0; Same && I < S0.size(); ++I)
     Same = S0[I].Base == S1[I].Base && S0[I].Size == S1[I].Size;

@@ -136,6 +136,10 @@ EXPECT = {
         "all": {"asm": [r"s_getpc_b64", r"s_add_u32 s\d+, s\d+, 0x",
                         r"s_addc_u32"]},
     },
+    "relocs": {
+        "all": {"asm": [r"s_swappc_b64 s\[30:31\], s\[\d+:\d+\]",
+                        r"v_readfirstlane_b32"]},
+    },
     "buffer": {
         "all": {"asm": [r"buffer_load_dword v\d+, v\d+, s\[\d+:\d+\], 0 offen",
                         r"buffer_load_dwordx2", r"buffer_load_dwordx4",

@@ -203,6 +203,26 @@ struct OpcodeSupport {
   bool Known = false; // the emulator has an entry for this mnemonic
 };
 
+/// One dynamic relocation of a code object, as ROCr's loader applies it
+/// before any dispatch (AMDGPUUsage "Relocation Records"): the 8 bytes at
+/// Offset become load base + Target.
+struct DynamicRelocation {
+  uint64_t Offset = 0; // r_offset: code-object address of the slot
+  uint32_t Type = 0;   // R_AMDGPU_ABS64 or R_AMDGPU_RELATIVE64
+  uint64_t Target = 0; // S + A or A, a code-object address
+  std::string Symbol;  // S's name (R_AMDGPU_ABS64)
+};
+/// The object's dynamic relocations. Any other type, an undefined or
+/// unresolvable symbol, or a slot outside the loaded segments is an error
+/// naming the object, the type and the offset: the emulator never runs a
+/// code object whose data the loader would have patched differently.
+llvm::Expected<std::vector<DynamicRelocation>>
+dynamicRelocations(const CodeObject &CO);
+/// "name+offset" of the defined object or function symbol that holds Addr,
+/// else of its data section; "" for code outside every symbol or no
+/// section. Stable across emission, which moves code but keeps names.
+std::string describeAddress(const CodeObject &CO, uint64_t Addr);
+
 /// A kernel loaded for emulation. Decoding happens once per instruction
 /// (lazily, shared by all waves and threads).
 class Program;
@@ -215,7 +235,8 @@ public:
   ~Emulator();
 
   /// Maps the code object's loadable segments into Mem at loadBase() (read
-  /// only, except writable segments such as .data/.bss).
+  /// only, except writable segments such as .data/.bss) and applies the
+  /// dynamic relocations (dynamicRelocations(); its errors are returned).
   llvm::Error mapCodeObject(Memory &Mem) const;
   /// Virtual address of code object address 0.
   uint64_t loadBase() const;
