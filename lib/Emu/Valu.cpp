@@ -1185,52 +1185,74 @@ V3H(v_min3_f16, {
   return f2h(asF(minmax32<false>(minmax32<false>(U(h2f(a)), U(h2f(b)), ie), U(h2f(c)), ie)));
 })
 
-
 // --- Dot products (exact for integers; f16 dot approximate) ---
-V3I(v_dot4_i32_i8, {
-  int32_t acc = int32_t(c);
+// Integer clamp: LLVM (AMDGPUUsage: "the i1 fourth operand is used to clamp
+// the output") and the ISA text available do not say whether the hardware
+// saturates once at the end or after each partial sum, nor in which order or
+// grouping it adds. When the positive terms (accumulator and products) and
+// the negative ones each sum into the destination's range, every partial sum
+// in any order and grouping lies between the two, nothing saturates under any
+// of those rules and the result is the exact sum; otherwise it depends on the
+// rule and is refused. Without clamp the sum wraps (modular, any order).
+template <unsigned N>
+inline uint64_t dotSum(int64_t Acc, const int64_t (&P)[N], bool Signed,
+                       LaneCtx &x) {
+  int64_t Pos = Acc > 0 ? Acc : 0, Neg = Acc < 0 ? Acc : 0;
+  for (int64_t T : P)
+    (T > 0 ? Pos : Neg) += T;
+  int64_t Lo = Signed ? INT32_MIN : 0;
+  int64_t Hi = Signed ? INT32_MAX : int64_t(UINT32_MAX);
+  if (x.Clamp && (Pos > Hi || Neg < Lo))
+    x.Err = "integer clamp of a dot product whose partial sums can leave "
+            "the destination's range: the result depends on the order of "
+            "saturation, which the ISA documentation does not give";
+  return uint32_t(uint64_t(Pos + Neg));
+}
+#define V3IC(NAME, ...)                                                        \
+  VOP(NAME, 3, 32, 32, 32, 32, 0, 0, -1, false, true, __VA_ARGS__)
+V3IC(v_dot4_i32_i8, {
+  int64_t p[4];
   for (int k = 0; k < 4; ++k)
-    acc += int32_t(int8_t(a >> (8 * k))) * int32_t(int8_t(b >> (8 * k)));
-  return uint32_t(acc);
+    p[k] = int64_t(int8_t(a >> (8 * k))) * int8_t(b >> (8 * k));
+  return dotSum(int32_t(c), p, true, x);
 })
-V3I(v_dot4c_i32_i8, {
-  int32_t acc = int32_t(c);
+V3IC(v_dot4c_i32_i8, {
+  int64_t p[4];
   for (int k = 0; k < 4; ++k)
-    acc += int32_t(int8_t(a >> (8 * k))) * int32_t(int8_t(b >> (8 * k)));
-  return uint32_t(acc);
+    p[k] = int64_t(int8_t(a >> (8 * k))) * int8_t(b >> (8 * k));
+  return dotSum(int32_t(c), p, true, x);
 })
-V3I(v_dot4_u32_u8, {
-  uint32_t acc = uint32_t(c);
+V3IC(v_dot4_u32_u8, {
+  int64_t p[4];
   for (int k = 0; k < 4; ++k)
-    acc += uint32_t((a >> (8 * k)) & 0xff) * uint32_t((b >> (8 * k)) & 0xff);
-  return acc;
+    p[k] = int64_t((a >> (8 * k)) & 0xff) * int64_t((b >> (8 * k)) & 0xff);
+  return dotSum(int64_t(uint32_t(c)), p, false, x);
 })
-V3I(v_dot2_i32_i16, {
-  int32_t acc = int32_t(c);
+V3IC(v_dot2_i32_i16, {
+  int64_t p[2];
   for (int k = 0; k < 2; ++k)
-    acc += int32_t(int16_t(a >> (16 * k))) * int32_t(int16_t(b >> (16 * k)));
-  return uint32_t(acc);
+    p[k] = int64_t(int16_t(a >> (16 * k))) * int16_t(b >> (16 * k));
+  return dotSum(int32_t(c), p, true, x);
 })
-V3I(v_dot2_u32_u16, {
-  uint32_t acc = uint32_t(c);
+V3IC(v_dot2_u32_u16, {
+  int64_t p[2];
   for (int k = 0; k < 2; ++k)
-    acc += uint32_t((a >> (16 * k)) & 0xffff) * uint32_t((b >> (16 * k)) & 0xffff);
-  return acc;
+    p[k] =
+        int64_t((a >> (16 * k)) & 0xffff) * int64_t((b >> (16 * k)) & 0xffff);
+  return dotSum(int64_t(uint32_t(c)), p, false, x);
 })
-V3I(v_dot8_i32_i4, {
-  int32_t acc = int32_t(c);
-  for (int k = 0; k < 8; ++k) {
-    int32_t p = int32_t(uint32_t(a) << (28 - 4 * k)) >> 28;
-    int32_t q = int32_t(uint32_t(b) << (28 - 4 * k)) >> 28;
-    acc += p * q;
-  }
-  return uint32_t(acc);
-})
-V3I(v_dot8_u32_u4, {
-  uint32_t acc = uint32_t(c);
+V3IC(v_dot8_i32_i4, {
+  int64_t p[8];
   for (int k = 0; k < 8; ++k)
-    acc += ((a >> (4 * k)) & 15) * ((b >> (4 * k)) & 15);
-  return acc;
+    p[k] = int64_t(int32_t(uint32_t(a) << (28 - 4 * k)) >> 28) *
+           (int32_t(uint32_t(b) << (28 - 4 * k)) >> 28);
+  return dotSum(int32_t(c), p, true, x);
+})
+V3IC(v_dot8_u32_u4, {
+  int64_t p[8];
+  for (int k = 0; k < 8; ++k)
+    p[k] = int64_t((a >> (4 * k)) & 15) * int64_t((b >> (4 * k)) & 15);
+  return dotSum(int64_t(uint32_t(c)), p, false, x);
 })
 VOP(v_dot2c_f32_f16, 3, 32, 32, 32, 32, 0, 32, -1, false, false, {
   double s = double(h2f(uint16_t(a))) * h2f(uint16_t(b)) +

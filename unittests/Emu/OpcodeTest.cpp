@@ -650,6 +650,107 @@ TEST(EmuValu, DotProducts) {
   // 10 + 2*4 + 1*3 + (-1)*2 + (-128)*127 = 10 + 8 + 3 - 2 - 16256
   EXPECT_EQ(int32_t(R.State.V[2][0]), -16237);
 }
+
+// Integer clamp of the dot products: exact when the positive and the
+// negative terms each sum into the destination's range (no partial sum can
+// saturate, whatever the order), refused otherwise; every integer dot opcode
+// the emulator implements, on both targets.
+TEST(EmuValu, DotProductClamp) {
+  for (const char *CPU : {"gfx942", "gfx90a"}) {
+    SCOPED_TRACE(CPU);
+    auto run = [&](const std::string &Line, uint32_t A, uint32_t B,
+                   uint32_t C) {
+      Snip T;
+      T.CPU = CPU;
+      T.v(0, {A});
+      T.v(1, {B});
+      T.v(2, {C});
+      T.S.Exec = 1;
+      return T.run({Line});
+    };
+    const uint32_t A = 0x80ff0102u, B = 0x7f020304u; // +8 +3 -2 -16256
+    // In range with clamp: the exact sum.
+    auto R = run("v_dot4_i32_i8 v3, v0, v1, v2 clamp", A, B, 10);
+    RUN_OK(R);
+    EXPECT_EQ(int32_t(R.State.V[3][0]), -16237);
+    // Positive terms reach INT32_MAX exactly: still in range.
+    R = run("v_dot4_i32_i8 v3, v0, v1, v2 clamp", A, B, INT32_MAX - 11);
+    RUN_OK(R);
+    EXPECT_EQ(int32_t(R.State.V[3][0]), INT32_MAX - 11 - 16247);
+    // One more and acc + 8 + 3 passes INT32_MAX: saturating after each
+    // partial sum in that order gives INT32_MAX - 16258, once at the end
+    // INT32_MAX - 16247. Refused.
+    R = run("v_dot4_i32_i8 v3, v0, v1, v2 clamp", A, B, INT32_MAX - 10);
+    EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
+    EXPECT_NE(R.Run.Message.find("order of saturation"), std::string::npos)
+        << R.Run.Message;
+    // Without clamp the same sum wraps, in any order.
+    R = run("v_dot4_i32_i8 v3, v0, v1, v2", A, B, INT32_MAX - 10);
+    RUN_OK(R);
+    EXPECT_EQ(int32_t(R.State.V[3][0]), INT32_MAX - 10 - 16247);
+    R = run("v_dot4c_i32_i8_e64 v2, v0, v1 clamp", A, B, 10);
+    RUN_OK(R);
+    EXPECT_EQ(int32_t(R.State.V[2][0]), -16237);
+    R = run("v_dot4c_i32_i8_e64 v2, v0, v1 clamp", A, B, INT32_MAX - 10);
+    EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
+    // Negative side: acc - 2 - 16256 below INT32_MIN is refused even though
+    // the final sum (+ 11) would not be.
+    R = run("v_dot4_i32_i8 v3, v0, v1, v2 clamp", A, B,
+            uint32_t(INT32_MIN + 16257));
+    EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
+    R = run("v_dot4_i32_i8 v3, v0, v1, v2 clamp", A, B,
+            uint32_t(INT32_MIN + 16258));
+    RUN_OK(R);
+    EXPECT_EQ(int32_t(R.State.V[3][0]), INT32_MIN + 16258 - 16247);
+
+    // Unsigned: 1*4 + 2*3 + 3*2 + 4*1 = 20.
+    const uint32_t UA = 0x04030201u, UB = 0x01020304u;
+    R = run("v_dot4_u32_u8 v3, v0, v1, v2 clamp", UA, UB, UINT32_MAX - 20);
+    RUN_OK(R);
+    EXPECT_EQ(R.State.V[3][0], UINT32_MAX);
+    R = run("v_dot4_u32_u8 v3, v0, v1, v2 clamp", UA, UB, UINT32_MAX - 19);
+    EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
+    R = run("v_dot4_u32_u8 v3, v0, v1, v2", UA, UB, UINT32_MAX - 19);
+    RUN_OK(R);
+    EXPECT_EQ(R.State.V[3][0], 0u); // wraps
+    // 0xffff * 0x2 + 0x3 * 0x4 = 131082.
+    R = run("v_dot2_u32_u16 v3, v0, v1, v2 clamp", 0x0003ffffu, 0x00040002u, 5);
+    RUN_OK(R);
+    EXPECT_EQ(R.State.V[3][0], 131087u);
+    R = run("v_dot2_u32_u16 v3, v0, v1, v2 clamp", 0xffffffffu, 0xffffffffu, 0);
+    EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
+    // u4: 15*15 * 8 = 1800.
+    R = run("v_dot8_u32_u4 v3, v0, v1, v2 clamp", 0xffffffffu, 0xffffffffu, 7);
+    RUN_OK(R);
+    EXPECT_EQ(R.State.V[3][0], 1807u);
+    R = run("v_dot8_u32_u4 v3, v0, v1, v2 clamp", 0xffffffffu, 0xffffffffu,
+            UINT32_MAX - 1799);
+    EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
+
+    // i16: (-32768)^2 twice is 2^31: the products alone pass INT32_MAX, so a
+    // negative accumulator does not help (any grouping may add them first).
+    R = run("v_dot2_i32_i16 v3, v0, v1, v2 clamp", 0x80008000u, 0x80008000u,
+            uint32_t(-5));
+    EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
+    R = run("v_dot2_i32_i16 v3, v0, v1, v2", 0x80008000u, 0x80008000u,
+            uint32_t(-5));
+    RUN_OK(R);
+    EXPECT_EQ(R.State.V[3][0], 0x7ffffffbu);
+    // -2 * 3 + 5 * -7 = -41.
+    R = run("v_dot2_i32_i16 v3, v0, v1, v2 clamp", 0x0005fffeu, 0xfff90003u,
+            100);
+    RUN_OK(R);
+    EXPECT_EQ(int32_t(R.State.V[3][0]), 59);
+    // i4: nibbles (lsb first) 7, -8, 1, 0... times 7, 7, -1, 0...:
+    // 49 - 56 - 1 = -8.
+    R = run("v_dot8_i32_i4 v3, v0, v1, v2 clamp", 0x00000187u, 0x00000f77u, 3);
+    RUN_OK(R);
+    EXPECT_EQ(int32_t(R.State.V[3][0]), -5);
+    R = run("v_dot8_i32_i4 v3, v0, v1, v2 clamp", 0x00000187u, 0x00000f77u,
+            INT32_MAX - 48);
+    EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
+  }
+}
 } // namespace
 
 namespace {
