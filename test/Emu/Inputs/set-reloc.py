@@ -2,10 +2,12 @@
 """Rewrites one record of a code object's .rela.dyn, for bad-input tests.
 
 set-reloc.py IN OUT SLOT [--type T] [--undefine-symbol] [--addend-of SYM]
+                        [--offset-of SYM]
   SLOT               the record whose r_offset is this dynamic symbol's value
   --type T           r_info's type becomes T
   --undefine-symbol  the record's symbol gets section index SHN_UNDEF
   --addend-of SYM    r_addend becomes SYM's value
+  --offset-of SYM    r_offset becomes SYM's value (the slot moves there)
 """
 import argparse
 import struct
@@ -33,6 +35,7 @@ def main():
     ap.add_argument("--type", type=int)
     ap.add_argument("--undefine-symbol", action="store_true")
     ap.add_argument("--addend-of", metavar="SYMBOL")
+    ap.add_argument("--offset-of", metavar="SYMBOL")
     args = ap.parse_args()
     img = bytearray(open(args.input, "rb").read())
     secs = sections(img)
@@ -57,6 +60,8 @@ def main():
         struct.pack_into("<Q", img, off + 8, info)
     if args.addend_of:
         struct.pack_into("<Q", img, off + 16, symbol_value(args.addend_of))
+    if args.offset_of:
+        struct.pack_into("<Q", img, off, symbol_value(args.offset_of))
     if args.undefine_symbol:
         struct.pack_into("<H", img, dynsym[4] + 24 * (info >> 32) + 6, 0)
     open(args.output, "wb").write(img)
