@@ -102,7 +102,12 @@ void Legality::recordWaits(const WaitcntAnalysis &W, ArrayRef<Block *> Blocks) {
         for (const PendingOp *P : Ps) {
           if (!llvm::is_contained(L, P->Op))
             L.push_back(P->Op);
-          BaseUnwaitedCounters[{Op, P->Op}] |= P->Counters;
+          // Tolerated only on the counters no path's wait retired P on
+          // before Op: where one did, that path may be the only one that
+          // reaches Op (a branch correlation), so every path must.
+          BaseUnwaitedCounters[{Op, P->Op}] |=
+              P->Counters & ~W.retiredOnSomePath(P->Op, Op);
+          BaseUnwaitedAsIs[{Op, P->Op}] |= P->Counters;
         }
       }
       if (I.Sync) {
@@ -131,6 +136,7 @@ void Legality::rebuildBaseline() {
   PcrelTargets.clear();
   BaseUnwaited.clear();
   BaseUnwaitedCounters.clear();
+  BaseUnwaitedAsIs.clear();
   BaseSyncPending.clear();
   BaseHazards.clear();
   SmallVector<Block *> Blocks;
@@ -165,17 +171,65 @@ Legality::baselineUnwaitedAt(Operation *Op) const {
   return It == BaseUnwaited.end() ? nullptr : &It->second;
 }
 
-uint8_t Legality::baselineUnwaitedCounters(Operation *Op,
-                                           Operation *Pending) const {
-  return BaseUnwaitedCounters.lookup({Op, Pending});
+uint8_t Legality::baselineUnwaitedCounters(Operation *Op, Operation *Pending,
+                                           bool PathsKept) const {
+  return (PathsKept ? BaseUnwaitedAsIs : BaseUnwaitedCounters)
+      .lookup({Op, Pending});
+}
+
+bool Legality::baselineMayBePendingBefore(Operation *Producer, Operation *X) {
+  Block *B = X->getBlock();
+  auto &Ops = BaseOrder[B];
+  auto It = llvm::find(Ops, X);
+  return BaseWaits->mayBePendingBefore(Producer, B, Ops,
+                                       unsigned(It - Ops.begin()));
+}
+
+// An erased wait or memory op matters where P may be in flight before it
+// in the baseline (exactly); a moved one or an added memory op anywhere in
+// a block where P may be in flight.
+bool Legality::pathsKept(const Transaction &T, Operation *Op, Operation *P) {
+  if (!P || T.isMoved(Op) || T.isMoved(P) || T.isErased(P))
+    return false;
+  llvm::DenseMap<Block *, bool> Anywhere;
+  auto pendingInBlock = [&](Block *B) {
+    auto [It, New] = Anywhere.try_emplace(B, false);
+    if (New)
+      It->second = BaseWaits->mayBePendingIn(P, B, BaseOrder[B]);
+    return It->second;
+  };
+  for (const Transaction::Entry &E : T.Log) {
+    const InstInfo &I = Cache->get(E.Op);
+    bool Memory = I.Counters || I.IsCall;
+    if (!Memory && I.Kind != OpKind::Waitcnt)
+      continue;
+    if (E.K == Transaction::Entry::Insert) {
+      if (Memory && pendingInBlock(E.Op->getBlock()))
+        return false;
+      continue;
+    }
+    if (E.K == Transaction::Entry::Move) {
+      if (pendingInBlock(E.OldBlock))
+        return false;
+      continue;
+    }
+    auto &Ops = BaseOrder[E.OldBlock];
+    auto It = llvm::find(Ops, E.Op);
+    if (It == Ops.end() || BaseWaits->mayBePendingBefore(
+                               P, E.OldBlock, Ops, unsigned(It - Ops.begin())))
+      return false;
+  }
+  return true;
 }
 
 void Legality::forgetUnwaited(Operation *Op) {
   auto It = BaseUnwaited.find(Op);
   if (It == BaseUnwaited.end())
     return;
-  for (Operation *P : It->second)
+  for (Operation *P : It->second) {
     BaseUnwaitedCounters.erase({Op, P});
+    BaseUnwaitedAsIs.erase({Op, P});
+  }
   BaseUnwaited.erase(It);
 }
 
@@ -204,15 +258,6 @@ static bool touchesRegisterOf(InstInfoCache &Cache, Operation *Op,
   return RegUnitInfo::intersects(Cache.get(P).Defs, Touched);
 }
 
-std::pair<Operation *, Operation *>
-Legality::baselineUnwaitedRegisterTouch() const {
-  for (auto &KV : BaseUnwaited)
-    for (Operation *P : KV.second)
-      if (P && touchesRegisterOf(*Cache, KV.first, P))
-        return {KV.first, P};
-  return {nullptr, nullptr};
-}
-
 void Legality::baselineProblems(SmallVectorImpl<std::string> &Out) {
   for (auto &KV : BaseHazards)
     for (const HazardPair &P : KV.second)
@@ -221,11 +266,22 @@ void Legality::baselineProblems(SmallVectorImpl<std::string> &Out) {
     for (Operation *P : KV.second) {
       bool RegisterHit = touchesRegisterOf(*Cache, KV.first, P);
       bool Unknown = Cache->unknownRegisters(KV.first);
+      // Counters some path into it retired P on: the touch may be safe
+      // by a branch correlation (tolerated only on the other counters).
+      std::string Retired;
+      uint8_t R = BaseWaits->retiredOnSomePath(P, KV.first) &
+                  (P ? Cache->get(P).Counters : 0);
+      for (Counter K : {Counter::VM, Counter::EXP, Counter::LGKM})
+        if (R & counterBit(K))
+          Retired += std::string(Retired.empty() ? "" : ", ") + counterName(K);
       Out.push_back(std::string(Unknown       ? "unwaited (unknown registers): "
                                 : RegisterHit ? "unwaited: "
                                               : "unwaited (LDS memory): ") +
                     Cache->describe(KV.first) + " touches the result of " +
-                    (P ? Cache->describe(P) : std::string("an unknown op")));
+                    (P ? Cache->describe(P) : std::string("an unknown op")) +
+                    (Retired.empty() ? std::string()
+                                     : " (retired on " + Retired +
+                                           " on some path into it)"));
     }
 }
 
@@ -381,6 +437,13 @@ void Legality::Transaction::replace(ArrayRef<Operation *> Old,
 bool Legality::Transaction::isNew(Operation *Op) const {
   for (const Entry &E : Log)
     if (E.K == Entry::Insert && E.Op == Op)
+      return true;
+  return false;
+}
+
+bool Legality::Transaction::isMoved(Operation *Op) const {
+  for (const Entry &E : Log)
+    if (E.K == Entry::Move && E.Op == Op)
       return true;
   return false;
 }
@@ -909,8 +972,16 @@ Verdict Legality::checkWaits(Transaction &T) {
           // The original did the same: touched the result while the op was
           // still counted on these counters (not on more: a wait it had,
           // e.g. vmcnt(0) after lgkmcnt(0) for a FLAT load, must stay).
-          if (uint8_t Base = baselineUnwaitedCounters(Op, P->Op);
-              Base && !(P->Counters & ~Base))
+          uint8_t Base = baselineUnwaitedCounters(Op, P->Op);
+          if (Base && !(P->Counters & ~Base))
+            continue;
+          // Where the edit keeps every path's waits and memory ops from P
+          // to Op, each path retires P where the original did: Op touches
+          // it on no more paths than the original, also where another
+          // path's wait retired it.
+          Base = baselineUnwaitedCounters(Op, P->Op, /*PathsKept=*/true);
+          if (Base && !(P->Counters & ~Base) &&
+              (!T.MemoryTouched ? !T.isMoved(Op) : pathsKept(T, Op, P->Op)))
             continue;
         }
         unsigned Need[NumCounters];
@@ -924,6 +995,10 @@ Verdict Legality::checkWaits(Transaction &T) {
           RegUnitInfo::intersect(*P->Defs, Touched, Hit);
         for (auto It = Hit.begin(); It != Hit.end();)
           It = RU.isPseudo(*It) ? Hit.erase(It) : It + 1;
+        // The original touched it unwaited on some path too, but waited
+        // for it on another path into Op (retiredOnSomePath).
+        const auto *Orig = IsNew ? nullptr : baselineUnwaitedAt(Op);
+        bool WaitedOnSomePath = Orig && llvm::is_contained(*Orig, P->Op);
         Result = Verdict::fail(
             Verdict::Kind::Wait,
             Cache->describe(Op) + " touches " +
@@ -932,7 +1007,11 @@ Verdict Legality::checkWaits(Transaction &T) {
                 (P->Op ? Cache->describe(P->Op)
                        : std::string("an unknown memory op (function entry)")) +
                 " may still be in flight: no s_waitcnt covers it (needs " +
-                countsText(Need) + " before it)");
+                countsText(Need) + " before it" +
+                (WaitedOnSomePath ? "; the original retires it on some path "
+                                    "into it, so every path must"
+                                  : "") +
+                ")");
         return;
       }
       if (I.Sync && !IsNew) {
@@ -1048,6 +1127,7 @@ void Legality::updateBaseline(const Transaction &T) {
                         : std::make_unique<WaitcntAnalysis>(Fn, *Cache);
     BaseUnwaited.clear();
     BaseUnwaitedCounters.clear();
+    BaseUnwaitedAsIs.clear();
     BaseSyncPending.clear();
     SmallVector<Block *> All;
     for (Block &B : Fn->getRegion(0))

@@ -303,3 +303,176 @@ void WaitcntAnalysis::findUnwaited(SmallVectorImpl<Unwaited> &Out) const {
       }
     });
 }
+
+//===----------------------------------------------------------------------===//
+// Retired on some path
+//===----------------------------------------------------------------------===//
+
+bool WaitcntAnalysis::Track::merge(const Track &O) {
+  Track Old = *this;
+  for (unsigned C = 0; C < NumCounters; ++C) {
+    uint8_t Bit = 1u << C;
+    if (!(O.Pending & Bit))
+      continue;
+    if (Pending & Bit) {
+      Min[C] = std::min(Min[C], O.Min[C]);
+      Max[C] = std::max(Max[C], O.Max[C]);
+    } else {
+      Min[C] = O.Min[C];
+      Max[C] = O.Max[C];
+    }
+  }
+  Pending |= O.Pending;
+  Retired |= O.Retired;
+  return !(*this == Old);
+}
+
+bool WaitcntAnalysis::Track::operator==(const Track &O) const {
+  return Pending == O.Pending && Retired == O.Retired &&
+         std::equal(Min, Min + NumCounters, O.Min) &&
+         std::equal(Max, Max + NumCounters, O.Max);
+}
+
+// The per-path counts of younger ops are bounded by Min and Max, and Max is
+// exact: a path with Max younger ops exists (issues add one on every path,
+// joins take the largest, and a wait that retires the op on the paths with
+// at least N leaves at most N - 1 on the others). So a wait retires the op
+// on some path iff Max >= N (in order) or N == 0 (out of order), as
+// PendingOp::countersCoveredBy decides it for one path.
+void WaitcntAnalysis::transfer(Track &T, Operation *Producer, Operation *Op,
+                               const InstInfo &P) const {
+  const InstInfo &I = Cache.get(Op);
+  if (I.Kind == OpKind::Waitcnt) {
+    for (unsigned C = 0; C < NumCounters; ++C) {
+      uint8_t Bit = 1u << C;
+      if (!(T.Pending & Bit))
+        continue;
+      bool All, Some;
+      if (P.InOrder & Bit) {
+        All = T.Min[C] >= I.Wait[C];
+        Some = T.Max[C] >= I.Wait[C];
+      } else {
+        All = Some = I.Wait[C] == 0;
+      }
+      if (!Some)
+        continue;
+      T.Retired |= Bit;
+      if (All) {
+        T.Pending &= ~Bit;
+        T.Min[C] = T.Max[C] = 0;
+      } else {
+        T.Max[C] = uint8_t(I.Wait[C] - 1);
+      }
+    }
+    return;
+  }
+  if (I.IsCall) {
+    T.Retired |= T.Pending;
+    T.Pending = 0;
+    std::fill(T.Min, T.Min + NumCounters, 0);
+    std::fill(T.Max, T.Max + NumCounters, 0);
+    return;
+  }
+  if (!I.Counters)
+    return;
+  if (Op == Producer) {
+    // The latest issue: what earlier ones were retired by no longer counts.
+    T = Track();
+    T.Pending = P.Counters;
+    return;
+  }
+  for (unsigned C = 0; C < NumCounters; ++C)
+    if ((T.Pending & I.InOrder & P.InOrder & (1u << C))) {
+      if (T.Min[C] < YoungerCap)
+        ++T.Min[C];
+      if (T.Max[C] < YoungerCap)
+        ++T.Max[C];
+    }
+}
+
+const WaitcntAnalysis::Tracks &
+WaitcntAnalysis::tracksOf(Operation *Producer) const {
+  auto [It, New] = RetiredIn.try_emplace(Producer);
+  Tracks &In = It->second;
+  if (!New)
+    return In;
+  Region &R = Fn->getRegion(0);
+  if (R.empty())
+    return In;
+  const InstInfo &P = Cache.get(Producer);
+  In[&R.front()] = Track();
+  std::deque<Block *> Work;
+  llvm::DenseSet<Block *> Queued;
+  for (Block &B : R) {
+    Work.push_back(&B);
+    Queued.insert(&B);
+  }
+  while (!Work.empty()) {
+    Block *B = Work.front();
+    Work.pop_front();
+    Queued.erase(B);
+    Track T = In.lookup(B);
+    for (Operation &Op : *B)
+      transfer(T, Producer, &Op, P);
+    for (Block *Succ : B->getSuccessors()) {
+      auto [SIt, Inserted] = In.try_emplace(Succ, T);
+      bool Changed = Inserted || SIt->second.merge(T);
+      if (Changed && Queued.insert(Succ).second)
+        Work.push_back(Succ);
+    }
+  }
+  return In;
+}
+
+uint8_t WaitcntAnalysis::retiredOnSomePath(Operation *Producer,
+                                           Operation *Op) const {
+  if (!Producer)
+    return 0;
+  const Tracks &In = tracksOf(Producer);
+  Block *B = Op->getBlock();
+  auto It = In.find(B);
+  if (It == In.end())
+    return 0;
+  const InstInfo &P = Cache.get(Producer);
+  Track T = It->second;
+  for (Operation &X : *B) {
+    if (&X == Op)
+      break;
+    transfer(T, Producer, &X, P);
+  }
+  return T.Retired;
+}
+
+bool WaitcntAnalysis::mayBePendingBefore(Operation *Producer, Block *B,
+                                         ArrayRef<Operation *> Ops,
+                                         unsigned Index) const {
+  if (!Producer)
+    return true;
+  const Tracks &In = tracksOf(Producer);
+  auto It = In.find(B);
+  if (It == In.end())
+    return false;
+  const InstInfo &P = Cache.get(Producer);
+  Track T = It->second;
+  for (unsigned K = 0; K < Index && K < Ops.size(); ++K)
+    transfer(T, Producer, Ops[K], P);
+  return T.Pending != 0;
+}
+
+bool WaitcntAnalysis::mayBePendingIn(Operation *Producer, Block *B,
+                                     ArrayRef<Operation *> Ops) const {
+  if (!Producer)
+    return true;
+  const Tracks &In = tracksOf(Producer);
+  auto It = In.find(B);
+  if (It == In.end())
+    return false;
+  const InstInfo &P = Cache.get(Producer);
+  Track T = It->second;
+  for (Operation *X : Ops) {
+    if (T.Pending)
+      return true;
+    transfer(T, Producer, X, P);
+  }
+  return T.Pending != 0;
+}

@@ -500,10 +500,6 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
     Legality L(Fn);
     L.setPcrelReferences(*Refs);
     InstInfoCache &C = L.cache();
-    if (waits::joinedPathsHideAWait(L, Fn, S.Pass, verbose)) {
-      ++S.Refused;
-      return;
-    }
     std::vector<Candidate> Cands;
     Block *Entry = &Fn->getRegion(0).front();
     for (Block &B : Fn->getRegion(0)) {

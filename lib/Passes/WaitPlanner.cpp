@@ -14,6 +14,8 @@
 
 #include "asmevo/Analysis/Hazards.h"
 
+#include "llvm/ADT/SetVector.h"
+
 #include <deque>
 #include <optional>
 
@@ -31,21 +33,33 @@ bool waits::isRelaxable(Legality &L, Operation *Op) {
   return isRelaxable(Op) && !L.isFrozen(Op->getBlock());
 }
 
-bool waits::joinedPathsHideAWait(Legality &L, Operation *Fn, StringRef Pass,
-                                 bool Verbose) {
-  auto [Op, P] = L.baselineUnwaitedRegisterTouch();
-  if (!Op)
-    return false;
-  if (Verbose)
-    llvm::errs() << Pass << ": " << rewrite::functionName(Fn)
-                 << " left unchanged: " << L.cache().describe(Op)
-                 << " touches the result of " << L.cache().describe(P)
-                 << " that no wait retires on every path\n";
-  return true;
+unsigned waits::pinPathWaits(Legality &L, Operation *Fn, OpSet &Pinned) {
+  llvm::SetVector<Operation *> Producers;
+  unsigned Reads = 0;
+  for (Block &B : Fn->getRegion(0))
+    for (Operation &Op : B)
+      if (const auto *Ps = L.baselineUnwaitedAt(&Op))
+        for (Operation *P : *Ps)
+          if (P && L.baselineUnwaitedCounters(&Op, P) !=
+                       L.baselineUnwaitedCounters(&Op, P, /*PathsKept=*/true)) {
+            Producers.insert(P);
+            ++Reads;
+          }
+  if (Producers.empty())
+    return 0;
+  for (Block &B : Fn->getRegion(0))
+    for (Operation &W : B)
+      if (isRelaxable(L, &W) && !Pinned.contains(&W))
+        for (Operation *P : Producers)
+          if (L.baselineMayBePendingBefore(P, &W)) {
+            Pinned.insert(&W);
+            break;
+          }
+  return Reads;
 }
 
 llvm::DenseMap<Operation *, waits::Counts>
-waits::plan(Legality &L, Operation *Fn, const OpSet *Pinned) {
+waits::plan(Legality &L, Operation *Fn, const OpSet *Pinned, bool PathsKept) {
   InstInfoCache &C = L.cache();
   const RegUnitInfo &RU = C.units();
   Region &R = Fn->getRegion(0);
@@ -81,11 +95,13 @@ waits::plan(Legality &L, Operation *Fn, const OpSet *Pinned) {
                                 !I.IsCall && C.unknownRegisters(&Op));
       // What the original let this op touch in flight is tolerated by the
       // legality check; waiting for it would add a wait the original lacks.
-      // Only on the counters the original left it counted on: the others
-      // it had waited for (vmcnt(0) after lgkmcnt(0)), so must we.
+      // Only on the counters the original left it counted on and retired it
+      // on no path into the op: the others it had waited for (vmcnt(0)
+      // after lgkmcnt(0)), perhaps on the one path that reaches the op, so
+      // must we, on every path (waitcnt-path-wait.mlir).
       for (const PendingOp *P : Ps) {
         PendingOp Rest = *P;
-        Rest.Counters &= ~L.baselineUnwaitedCounters(&Op, P->Op);
+        Rest.Counters &= ~L.baselineUnwaitedCounters(&Op, P->Op, PathsKept);
         if (Rest.Counters)
           Rest.requiredCounts(N);
       }
@@ -333,9 +349,9 @@ bool waits::planWithinBudget(Legality &L, Operation *Fn,
                              const BlockCounts &Budget, unsigned MergeWithin,
                              OpSet &Pinned,
                              llvm::DenseMap<Operation *, Counts> &Need,
-                             SmallVectorImpl<Block *> &Over) {
+                             SmallVectorImpl<Block *> &Over, bool PathsKept) {
   while (true) {
-    Need = plan(L, Fn, &Pinned);
+    Need = plan(L, Fn, &Pinned, PathsKept);
     mergeClose(Need, Fn, L.cache(), MergeWithin);
     Over.clear();
     fitBudget(Need, Fn, L.cache(), Budget, Pinned, Over);

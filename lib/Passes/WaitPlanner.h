@@ -24,21 +24,27 @@ bool isRelaxable(Legality &L, mlir::Operation *Op);
 using OpSet = llvm::DenseSet<mlir::Operation *>;
 using BlockCounts = llvm::DenseMap<mlir::Block *, unsigned>;
 
-/// Whether Fn's waits must stay as they are: its input reads a register
-/// result that no wait retires on every path joined into the read's block
-/// (Legality::baselineUnwaitedRegisterTouch). Such a read is safe, if at
-/// all, by a branch correlation the planner would not keep (test
-/// waitcnt-path-wait.mlir). With Verbose, says so on stderr for Pass.
-bool joinedPathsHideAWait(Legality &L, mlir::Operation *Fn,
-                          llvm::StringRef Pass, bool Verbose);
-
 /// For each op of Fn's current IR, the loosest counts that must be waited
 /// for right before it: the memory ops in flight whose results it reads or
 /// overwrites, and at fences (sync ops) every op the baseline of L had
 /// completed there. Relaxable waits are ignored (they are to be replaced)
 /// unless Pinned holds them; other waits count as written.
+/// With PathsKept, the caller keeps every path's waits from the producer
+/// to a read the original waited for on some path only (pinPathWaits): the
+/// read is tolerated as the original made it (Legality::
+/// baselineUnwaitedCounters); otherwise it waits on every path.
 llvm::DenseMap<mlir::Operation *, Counts> plan(Legality &L, mlir::Operation *Fn,
-                                               const OpSet *Pinned = nullptr);
+                                               const OpSet *Pinned = nullptr,
+                                               bool PathsKept = false);
+
+/// Adds to Pinned the relaxable waits of Fn before which the producer of a
+/// read may be in flight in the baseline, for every read that the
+/// baseline's waits make safe on some path into it but not on others (a
+/// branch correlation the joined analysis cannot see, e.g. Tensile's
+/// direct-to-VGPR loads). With them in place every path retires the
+/// producer where the original did, so plan(..., PathsKept) may tolerate
+/// the read as the original made it. Returns the number of such reads.
+unsigned pinPathWaits(Legality &L, mlir::Operation *Fn, OpSet &Pinned);
 
 /// Relaxable waits per block of Fn's current IR: the budget of
 /// planWithinBudget.
@@ -79,7 +85,8 @@ bool planWithinBudget(Legality &L, mlir::Operation *Fn,
                       const BlockCounts &Budget, unsigned MergeWithin,
                       OpSet &Pinned,
                       llvm::DenseMap<mlir::Operation *, Counts> &Need,
-                      llvm::SmallVectorImpl<mlir::Block *> &Over);
+                      llvm::SmallVectorImpl<mlir::Block *> &Over,
+                      bool PathsKept = false);
 
 /// Stages the plan in T: relaxable waits still in Fn are erased unless
 /// Pinned holds them or one sits right before an op that needs exactly its

@@ -38,10 +38,6 @@ struct WaitcntRelaxPass
       Legality L(Fn);
       L.setPcrelReferences(Refs);
       InstInfoCache &C = L.cache();
-      if (waits::joinedPathsHideAWait(L, Fn, S.Pass, verbose)) {
-        ++S.Refused;
-        continue;
-      }
       // Each block as it is, in the whole-block model amdgcn-schedule uses
       // (waits, s_nops, latencies, what is in flight at its entry): a plan
       // that makes one slower keeps that block's waits (merging two close
@@ -57,20 +53,29 @@ struct WaitcntRelaxPass
               OldWaits[&B].push_back(&Op);
           }
         }
+      // A read the original's waits make safe on one path only keeps the
+      // waits on its producer's paths (waitcnt-path-wait.mlir).
       waits::OpSet Pinned;
+      unsigned PathReads = waits::pinPathWaits(L, Fn, Pinned);
+      if (verbose && PathReads)
+        llvm::errs() << "amdgcn-waitcnt-relax: " << rewrite::functionName(Fn)
+                     << ": " << PathReads
+                     << " read(s) waited for on some path only: "
+                     << Pinned.size() << " wait(s) stay\n";
       bool Done = false;
       while (!Done) {
         Done = true;
         llvm::DenseMap<Operation *, waits::Counts> Need;
         if (allowMoreWaits) {
-          Need = waits::plan(L, Fn);
+          Need = waits::plan(L, Fn, &Pinned, /*PathsKept=*/true);
           waits::mergeClose(Need, Fn, C, mergeWithin);
         } else {
           // No block may hold more waits than it had: a path then never
           // executes more s_waitcnt than before.
           SmallVector<Block *> Over;
           if (!waits::planWithinBudget(L, Fn, waits::countRelaxable(L, Fn),
-                                       mergeWithin, Pinned, Need, Over)) {
+                                       mergeWithin, Pinned, Need, Over,
+                                       /*PathsKept=*/true)) {
             ++S.Refused;
             if (verbose)
               llvm::errs() << "amdgcn-waitcnt-relax: "

@@ -189,6 +189,93 @@ TEST(Waitcnt, LegalityWaitAndSync) {
   Loose->destroy();
 }
 
+TEST(Waitcnt, RetiredOnSomePath) {
+  // ^bb3 is entered with the v0 load 1 younger load behind (from ^bb0) or 4
+  // (through ^bb1): vmcnt(4) retires it on the second path only, which the
+  // joined state (fewest younger: 1) cannot tell. ^bb4 is entered from ^bb3
+  // (retired or not) and from ^bb2, where vmcnt(0) retired it. ^bb5 loads
+  // v0 by another op, which no path has retired yet.
+  auto F = parseFunction(R"(
+    amdgcn.inst [0x0] global_load_dword "v0, v[20:21], off"
+    amdgcn.inst [0x8] global_load_dword "v1, v[20:21], off"
+    amdgcn.cbranch [0x10] s_cbranch_scc1 ^bb3, ^bb1
+  ^bb1:
+    amdgcn.inst [0x18] global_load_dword "v2, v[20:21], off"
+    amdgcn.inst [0x20] global_load_dword "v3, v[20:21], off"
+    amdgcn.inst [0x28] global_load_dword "v4, v[20:21], off"
+    amdgcn.cbranch [0x30] s_cbranch_scc1 ^bb3, ^bb2
+  ^bb2:
+    amdgcn.s_waitcnt [0x34] vmcnt(0)
+    amdgcn.s_branch [0x38] ^bb4
+  ^bb3:
+    amdgcn.inst [0x3c] v_mov_b32_e32 "v9, 0"
+    amdgcn.s_waitcnt [0x40] vmcnt(4)
+    amdgcn.inst [0x44] v_add_u32_e32 "v10, v0, v0"
+    amdgcn.fallthrough ^bb4
+  ^bb4:
+    amdgcn.inst [0x48] v_add_u32_e32 "v11, v0, v1"
+    amdgcn.fallthrough ^bb5
+  ^bb5:
+    amdgcn.inst [0x4c] global_load_dword "v0, v[20:21], off"
+    amdgcn.inst [0x54] v_add_u32_e32 "v12, v0, v0"
+    amdgcn.s_waitcnt [0x58] vmcnt(0)
+    amdgcn.s_endpgm [0x5c])");
+  InstInfoCache Cache(*cantFail(amdgcn::getTargetInfoFor(F->Fn)));
+  WaitcntAnalysis W(F->Fn, Cache);
+  mlir::Operation *Load = F->byId(0x0);
+  uint8_t VM = counterBit(Counter::VM);
+  EXPECT_EQ(W.retiredOnSomePath(Load, F->byId(0x3c)), 0);
+  // The joined state still has it in flight, 1 younger load behind.
+  bool Seen = false;
+  W.replay(F->byId(0x44)->getBlock(),
+           [&](mlir::Operation *Op, const PendingState &S) {
+             if (Op != F->byId(0x44))
+               return;
+             Seen = true;
+             const PendingOp *P = S.find(Load);
+             ASSERT_TRUE(P);
+             EXPECT_EQ(P->Counters, VM);
+             EXPECT_EQ(P->Younger[unsigned(Counter::VM)], 1);
+           });
+  EXPECT_TRUE(Seen);
+  EXPECT_EQ(W.retiredOnSomePath(Load, F->byId(0x44)), VM);
+  EXPECT_EQ(W.retiredOnSomePath(Load, F->byId(0x48)), VM);
+  EXPECT_EQ(W.retiredOnSomePath(Load, F->byId(0x54)), VM);
+  EXPECT_EQ(W.retiredOnSomePath(F->byId(0x4c), F->byId(0x54)), 0);
+  // The v1 load has at most 3 younger loads: vmcnt(4) retires it on no
+  // path, vmcnt(0) in ^bb2 does.
+  mlir::Operation *Load1 = F->byId(0x8);
+  EXPECT_EQ(W.retiredOnSomePath(Load1, F->byId(0x44)), 0);
+  EXPECT_EQ(W.retiredOnSomePath(Load1, F->byId(0x48)), VM);
+  EXPECT_EQ(W.retiredOnSomePath(nullptr, F->byId(0x48)), 0);
+
+  // Legality tolerates what the input did where no path's wait retired the
+  // load, but not a read that a wait on some path made safe.
+  Legality L(F->Fn);
+  EXPECT_EQ(L.baselineUnwaitedCounters(F->byId(0x44), Load), 0);
+  EXPECT_EQ(L.baselineUnwaitedCounters(F->byId(0x48), Load), 0);
+  EXPECT_EQ(L.baselineUnwaitedCounters(F->byId(0x48), Load1), 0);
+  EXPECT_EQ(L.baselineUnwaitedCounters(F->byId(0x54), F->byId(0x4c)), VM);
+  EXPECT_EQ(L.baselineUnwaitedCounters(F->byId(0x54), Load), 0);
+  EXPECT_EQ(L.baselineUnwaitedCounters(F->byId(0x54), Load,
+                                       /*PathsKept=*/true),
+            VM);
+  EXPECT_EQ(L.canErase(F->byId(0x40)).Reason,
+            "erasing [0x40] s_waitcnt vmcnt(4): [0x44] v_add_u32_e32 v10, v0, "
+            "v0 touches v0 while [0x0] global_load_dword v0, v[20:21], off "
+            "may still be in flight: no s_waitcnt covers it (needs vmcnt(1) "
+            "before it; the original retires it on some path into it, so "
+            "every path must)");
+  // An edit that changes no wait or memory op leaves every path as it was.
+  EXPECT_TRUE(L.canErase(F->byId(0x3c)).Legal);
+  llvm::SmallVector<std::string> Problems;
+  L.baselineProblems(Problems);
+  EXPECT_TRUE(llvm::is_contained(
+      Problems, "unwaited: [0x44] v_add_u32_e32 v10, v0, v0 touches the "
+                "result of [0x0] global_load_dword v0, v[20:21], off "
+                "(retired on vmcnt on some path into it)"));
+}
+
 } // namespace
 
 namespace {

@@ -158,6 +158,7 @@ public:
     void replace(llvm::ArrayRef<mlir::Operation *> Old,
                  llvm::ArrayRef<mlir::Operation *> New, bool Owned);
     bool isNew(mlir::Operation *Op) const;
+    bool isMoved(mlir::Operation *Op) const;
     bool isErased(mlir::Operation *Op) const;
     Legality &L;
     llvm::SmallVector<Entry, 8> Log;
@@ -208,18 +209,22 @@ public:
   const llvm::SmallVectorImpl<mlir::Operation *> *
   baselineUnwaitedAt(mlir::Operation *Op) const;
   /// The counters on which Pending was still counted when the baseline let
-  /// Op touch its result (0: it did not). Only those are tolerated.
+  /// Op touch its result (0: it did not), less those on which a wait (or a
+  /// call) retired it on some path into Op (WaitcntAnalysis::
+  /// retiredOnSomePath): that path may be the only one reaching Op, so
+  /// every path must retire it there. Only these are tolerated, unless
+  /// PathsKept: then all of them, as the check does when an edit leaves
+  /// Op and Pending in place and, wherever Pending may be in flight, erases
+  /// and moves no wait and adds, erases and moves no memory op or call
+  /// (added waits only retire more): every path then retires it where the
+  /// original did.
   uint8_t baselineUnwaitedCounters(mlir::Operation *Op,
-                                   mlir::Operation *Pending) const;
-  /// A read or write of a register that the baseline let an op touch while
-  /// the op producing it may still be in flight (a tolerated violation that
-  /// hits a register, not only LDS memory): {toucher, producer}, or nulls.
-  /// The analysis joins the paths into a block, so such a read may be safe
-  /// in the input only by a correlation of branches it cannot see (a wait
-  /// that retires the producer on the one path that reaches the read).
-  /// Relaxing or moving waits around it is then unsound.
-  std::pair<mlir::Operation *, mlir::Operation *>
-  baselineUnwaitedRegisterTouch() const;
+                                   mlir::Operation *Pending,
+                                   bool PathsKept = false) const;
+  /// Whether the baseline may still have Producer in flight right before X
+  /// (an op of the baseline) on some path into it.
+  bool baselineMayBePendingBefore(mlir::Operation *Producer,
+                                  mlir::Operation *X);
 
 private:
   void rebuildBaseline();
@@ -229,6 +234,7 @@ private:
   Verdict checkOrder(Transaction &T);
   Verdict checkLiveValues(Transaction &T);
   Verdict checkWaits(Transaction &T);
+  bool pathsKept(const Transaction &T, mlir::Operation *Op, mlir::Operation *P);
   Verdict checkHazards(Transaction &T);
   bool redundancyHolds(const Transaction::Entry &E);
   void affectedConsumers(const Transaction &T,
@@ -255,6 +261,9 @@ private:
       BaseUnwaited;
   llvm::DenseMap<std::pair<mlir::Operation *, mlir::Operation *>, uint8_t>
       BaseUnwaitedCounters;
+  /// The same with the counters some path retired it on.
+  llvm::DenseMap<std::pair<mlir::Operation *, mlir::Operation *>, uint8_t>
+      BaseUnwaitedAsIs;
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Operation *, 4>>
       BaseSyncPending;
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<HazardPair, 1>>

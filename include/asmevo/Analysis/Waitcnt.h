@@ -25,6 +25,15 @@
 // a call nothing is in flight (LLVM's callees wait for everything before
 // returning).
 //
+// The joined state loses which path a wait retired an op on: with 1 younger
+// load on one path into a block and 4 on another, vmcnt(4) retires the op
+// on the second only, and a use after it looks unwaited. Where the input's
+// branches are correlated (only the second path reaches the use: Tensile's
+// direct-to-VGPR loads), the use is safe. retiredOnSomePath tracks, per
+// producer and only when asked, the fewest and most younger ops over the
+// paths and the counters some path retired it on, so that such a use is
+// not taken for an unwaited one the input already had (Legality).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef ASMEVO_ANALYSIS_WAITCNT_H
@@ -114,11 +123,44 @@ public:
                        llvm::SmallVectorImpl<const PendingOp *> &Out,
                        bool UnknownRegisters = false);
 
+  /// The counters on which some path into Op retired Producer (by an
+  /// s_waitcnt or a call) after that path's latest issue of it. The joined
+  /// state (in()) keeps the fewest younger ops of any path, so it loses
+  /// these: a use that looks unwaited may be waited for on the one path
+  /// that reaches it (a branch correlation the analysis cannot see).
+  uint8_t retiredOnSomePath(mlir::Operation *Producer,
+                            mlir::Operation *Op) const;
+  /// Whether Producer may still be in flight on some path right before
+  /// Ops[Index], Ops being the ops of B when this analysis was made (they
+  /// are replayed from B's entry state).
+  bool mayBePendingBefore(mlir::Operation *Producer, mlir::Block *B,
+                          llvm::ArrayRef<mlir::Operation *> Ops,
+                          unsigned Index) const;
+  /// ... right before or after any op of Ops.
+  bool mayBePendingIn(mlir::Operation *Producer, mlir::Block *B,
+                      llvm::ArrayRef<mlir::Operation *> Ops) const;
+
 private:
+  /// One producer along the paths into a point: the counters it may still
+  /// be counted on, the fewest and most in-order younger ops of the paths
+  /// on which it is, and the counters some path retired it on.
+  struct Track {
+    uint8_t Pending = 0, Retired = 0;
+    uint8_t Min[NumCounters] = {0, 0, 0}, Max[NumCounters] = {0, 0, 0};
+    bool merge(const Track &O);
+    bool operator==(const Track &O) const;
+  };
+  using Tracks = llvm::DenseMap<mlir::Block *, Track>;
+  void transfer(Track &T, mlir::Operation *Producer, mlir::Operation *Op,
+                const InstInfo &P) const;
+  const Tracks &tracksOf(mlir::Operation *Producer) const;
+
   mlir::Operation *Fn;
   InstInfoCache &Cache;
   llvm::DenseMap<mlir::Block *, PendingState> In;
   PendingState Empty;
+  /// retiredOnSomePath's entry states per producer, made when first asked.
+  mutable llvm::DenseMap<mlir::Operation *, Tracks> RetiredIn;
 };
 
 } // namespace asmevo
