@@ -599,6 +599,14 @@ Verdict Legality::checkStructure(Transaction &T) {
     return Verdict::fail(Verdict::Kind::Structure,
                          "the function is not_relocatable (code recovery "
                          "could not model); it is only copied");
+  // Calls into the function's own code (Tensile's activation functions)
+  // follow no calling convention: the wait and hazard analyses, which take
+  // a call to wait for every counter, would be wrong about them.
+  if (Fn->hasAttr("internal_calls"))
+    return Verdict::fail(Verdict::Kind::Structure,
+                         "the function calls into its own code "
+                         "(internal_calls); the analyses do not model such "
+                         "calls, so it is only moved");
   for (Block *B : T.Touched)
     if (isFrozen(B))
       return Verdict::fail(

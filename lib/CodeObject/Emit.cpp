@@ -379,6 +379,22 @@ llvm::Error Emitter::encodeOp(Operation *O, uint64_t Addr,
     case InstOp::PcRelHi:
       Literal = uint32_t(Offset >> 32);
       break;
+    case InstOp::PcRelSigned: {
+      // A signed 32-bit offset: the two-way sequence tests its sign, the
+      // backward one subtracts its absolute value and so needs it to stay
+      // behind. Neither may change direction from the original literal.
+      int64_t Dist = int64_t(Offset);
+      int64_t Old = int32_t(uint32_t(
+          int64_t(int32_t(endian::read32le(&Bytes[4]))) + I.getPcrelBias()));
+      if (Dist < INT32_MIN || Dist > INT32_MAX || (Old < 0 && Dist > 0) ||
+          (Old > 0 && Dist < 0))
+        return llvm::createStringError(
+            formatv("{0}: the target is now {1} bytes away, which the branch "
+                    "sequence (originally {2}) does not reach",
+                    What, Dist, Old));
+      Literal = uint32_t(Dist - I.getPcrelBias());
+      break;
+    }
     default: {
       // The distance is zero-extended into the PC by add/addc 0 (forward)
       // or sub/subb 0 (backward): it must keep its direction and fit.

@@ -266,8 +266,8 @@ private:
                               Block &Body);
   void findPcRel(std::vector<RawInst> &Insts, size_t GetPc,
                  std::string &NotRelocatable);
-  bool findTensileBranch(std::vector<RawInst> &Insts, size_t GetPc,
-                         unsigned Lo);
+  bool findTensileBranch(std::vector<RawInst> &Insts, size_t GetPc, unsigned Lo,
+                         std::string &Why);
   uint32_t word(ArrayRef<uint8_t> Bytes) {
     return llvm::support::endian::read32le(Bytes.data());
   }
@@ -282,6 +282,17 @@ private:
   // context and copy its properties through the heap, for every one.
   OperationName InstName;
   DictionaryAttr NoAttrs;
+  // Per function: code addresses Tensile's address computations put in an
+  // SGPR pair without jumping there (s_getpc_b64 address, target).
+  std::vector<std::pair<uint64_t, int64_t>> CodeAddresses;
+  // Per function: modelled sequences that must be entered only at their
+  // s_getpc_b64 (instruction indices after it up to their last one; Allowed:
+  // the one address the sequence's own branch may enter, or -1).
+  struct Sequence {
+    size_t GetPc, Last;
+    int64_t Allowed = -1;
+  };
+  std::vector<Sequence> Sequences;
 };
 
 } // namespace
@@ -419,12 +430,23 @@ void Recoverer::findPcRel(std::vector<RawInst> &Insts, size_t GetPc,
       break;
   }
   if (LoIdx < 0 || HiIdx < 0) {
-    if (findTensileBranch(Insts, GetPc, Dst.First))
+    std::string Why;
+    if (findTensileBranch(Insts, GetPc, Dst.First, Why))
       return;
+    if (!Why.empty()) {
+      NotRelocatable = std::move(Why);
+      return;
+    }
+    // Name what follows, so that unmodelled forms can be told apart.
+    std::string Next;
+    for (size_t J = GetPc + 1; J < Insts.size() && J < GetPc + 5; ++J)
+      Next += (Next.empty() ? "" : ", ") +
+              (Insts[J].D ? Insts[J].D->Mnemonic : std::string("<raw>"));
     NotRelocatable = formatv("s_getpc_b64 at {0:x} is not followed by "
-                             "s_add_u32/s_addc_u32 with literals; its use of "
+                             "s_add_u32/s_addc_u32 with literals nor by a "
+                             "Tensile offset sequence (next: {1}); its use of "
                              "the PC is not modelled",
-                             G.Addr);
+                             G.Addr, Next);
     return;
   }
   uint64_t LoV = word(Insts[LoIdx].Bytes.drop_front(4));
@@ -450,6 +472,7 @@ void Recoverer::findPcRel(std::vector<RawInst> &Insts, size_t GetPc,
         TI.classify(M.getOperand(0).getReg()).First == Dst.First &&
         TI.classify(M.getOperand(0).getReg()).Count == 2) {
       I.JumpTarget = Target;
+      Sequences.push_back({GetPc, J});
       break;
     }
     Acc.clear();
@@ -465,16 +488,27 @@ void Recoverer::findPcRel(std::vector<RawInst> &Insts, size_t GetPc,
   }
 }
 
-
-// Tensile's long branch (hand-written assembly):
+// Tensile's PC-relative sequences (hand-written assembly; TensileLite's
+// SLongBranchPositive/Negative, SLongBranch and SGetPositivePCOffset in
+// rocisa's ExtInstructions): the label's PC-relative fixup makes LIT + C the
+// offset from the end of the s_getpc_b64 to the target.
 //   s_getpc_b64 s[a:a+1]
 //   s_add_i32 sT, LIT, C          (or s_sub_i32 sT, LIT, C / s_mov_b32 sT, LIT)
-//   s_add_u32 sa, sa, sT ; s_addc_u32 sa+1, sa+1, 0     (forward)
-//   s_sub_u32 sa, sa, sT ; s_subb_u32 sa+1, sa+1, 0     (backward)
-//   s_setpc_b64 s[a:a+1]
-// Every instruction must match exactly; anything else is not modelled.
+// followed by one of
+//   s_add_u32 sa, sa, sT ; s_addc_u32 sa+1, sa+1, 0 ; s_setpc_b64 s[a:a+1]
+//   s_sub_u32 sa, sa, sT ; s_subb_u32 sa+1, sa+1, 0 ; s_setpc_b64 s[a:a+1]
+//   s_abs_i32 sT, sT ; s_sub_u32 ; s_subb_u32 ; s_setpc_b64   (LIT + C <= 0)
+//   s_cmp_ge_i32 sT, 0 ; s_cbranch_scc1 P ; s_abs_i32 sT, sT ;
+//     s_sub_u32 ; s_subb_u32 ; s_setpc_b64 ;
+//     P: s_add_u32 ; s_addc_u32 ; s_setpc_b64     (either direction)
+//   s_add_u32 sa, sa, sT ; s_addc_u32 sa+1, sa+1, 0 and no s_setpc_b64: the
+//     pair holds the target's address (Tensile's activation functions,
+//     called later with s_swappc_b64)
+// Every instruction must match exactly. Returns false with Why empty when
+// the s_getpc_b64 is not followed by Tensile's offset instruction, with Why
+// set when it is but the rest is not one of these forms.
 bool Recoverer::findTensileBranch(std::vector<RawInst> &Insts, size_t GetPc,
-                                  unsigned Lo) {
+                                  unsigned Lo, std::string &Why) {
   auto sgpr = [&](const llvm::MCOperand &Op, unsigned &Index) {
     if (!Op.isReg())
       return false;
@@ -486,18 +520,16 @@ bool Recoverer::findTensileBranch(std::vector<RawInst> &Insts, size_t GetPc,
     return Op.isImm() && Op.getImm() == V;
   };
   size_t I = GetPc + 1;
-  if (I + 3 >= Insts.size())
+  if (I >= Insts.size() || !Insts[I].D)
     return false;
-  RawInst &Def = Insts[I], &Add = Insts[I + 1], &Carry = Insts[I + 2],
-          &SetPc = Insts[I + 3];
-  if (!Def.D || !Add.D || !Carry.D || !SetPc.D)
-    return false;
+  RawInst &Def = Insts[I];
   // sT = LIT (+|-) C, LIT a 32-bit literal (8-byte encoding).
   const llvm::MCInst &DM = Def.D->Inst;
   unsigned T, X;
   int64_t Bias = 0;
   StringRef DN = Def.D->Mnemonic;
-  if (Def.Bytes.size() != 8 || !sgpr(DM.getOperand(0), T))
+  if (Def.Bytes.size() != 8 || !DM.getNumOperands() ||
+      !sgpr(DM.getOperand(0), T))
     return false;
   uint32_t Lit = word(Def.Bytes.drop_front(4));
   // A literal whose value is also an inline constant (a short branch: the
@@ -517,45 +549,115 @@ bool Recoverer::findTensileBranch(std::vector<RawInst> &Insts, size_t GetPc,
     if (C < -16 || C > 64) // an inline constant
       return false;
     Bias = DN == "s_add_i32" ? C : -C;
-  } else if (DN == "s_mov_b32" && DM.getNumOperands() == 2) {
+  } else if (DN == "s_mov_b32" && DM.getNumOperands() == 2 &&
+             isLiteral(DM.getOperand(1))) {
     Bias = 0;
   } else {
     return false;
   }
-  bool Forward;
-  StringRef AN = Add.D->Mnemonic, CN = Carry.D->Mnemonic;
-  if (AN == "s_add_u32" && CN == "s_addc_u32")
-    Forward = true;
-  else if (AN == "s_sub_u32" && CN == "s_subb_u32")
-    Forward = false;
-  else
-    return false;
-  const llvm::MCInst &AM = Add.D->Inst, &CM = Carry.D->Inst;
-  if (AM.getNumOperands() != 3 || CM.getNumOperands() != 3 ||
-      !sgpr(AM.getOperand(0), X) || X != Lo || !sgpr(AM.getOperand(1), X) ||
-      X != Lo || !sgpr(AM.getOperand(2), X) || X != T ||
-      !sgpr(CM.getOperand(0), X) || X != Lo + 1 ||
-      !sgpr(CM.getOperand(1), X) || X != Lo + 1 || !isImm(CM.getOperand(2), 0))
-    return false;
   if (T == Lo || T == Lo + 1)
     return false;
-  const llvm::MCInst &SM = SetPc.D->Inst;
-  if (SetPc.D->Mnemonic != "s_setpc_b64" || SM.getNumOperands() != 1 ||
-      !SM.getOperand(0).isReg())
-    return false;
-  RegRange P = TI.classify(SM.getOperand(0).getReg());
-  if (P.Kind != RegKind::SGPR || P.First != Lo || P.Count != 2)
-    return false;
-  uint64_t Dist = uint32_t(int64_t(int32_t(Lit)) + Bias);
-  int64_t Target = Forward ? int64_t(Insts[GetPc].Addr + 4 + Dist)
-                           : int64_t(Insts[GetPc].Addr + 4 - Dist);
-  Def.PcRelPart = Forward ? InstOp::PcRelAdd : InstOp::PcRelSub;
-  Def.PcRelTarget = Target;
-  Def.PcRelAnchor = Insts[GetPc].Addr;
-  Def.PcRelBias = Bias;
-  SetPc.JumpTarget = Target;
-  ++Stats.PcRelPairs;
-  return true;
+  auto at = [&](size_t J) -> const DecodedInst * {
+    return J < Insts.size() ? Insts[J].D : nullptr;
+  };
+  // J: AddM sa, sa, sT ; J + 1: CarryM sa+1, sa+1, 0.
+  auto pairAt = [&](size_t J, StringRef AddM, StringRef CarryM) {
+    const DecodedInst *A = at(J), *C = at(J + 1);
+    if (!A || !C || A->Mnemonic != AddM || C->Mnemonic != CarryM)
+      return false;
+    const llvm::MCInst &AM = A->Inst, &CM = C->Inst;
+    return AM.getNumOperands() == 3 && CM.getNumOperands() == 3 &&
+           sgpr(AM.getOperand(0), X) && X == Lo && sgpr(AM.getOperand(1), X) &&
+           X == Lo && sgpr(AM.getOperand(2), X) && X == T &&
+           sgpr(CM.getOperand(0), X) && X == Lo + 1 &&
+           sgpr(CM.getOperand(1), X) && X == Lo + 1 &&
+           isImm(CM.getOperand(2), 0);
+  };
+  auto setPcAt = [&](size_t J) {
+    const DecodedInst *S = at(J);
+    if (!S || S->Mnemonic != "s_setpc_b64" || S->Inst.getNumOperands() != 1 ||
+        !S->Inst.getOperand(0).isReg())
+      return false;
+    RegRange P = TI.classify(S->Inst.getOperand(0).getReg());
+    return P.Kind == RegKind::SGPR && P.First == Lo && P.Count == 2;
+  };
+  // sT's 32 bits as the hardware computes them.
+  uint32_t Sum = uint32_t(int64_t(int32_t(Lit)) + Bias);
+  uint64_t Anchor = Insts[GetPc].Addr;
+  auto mark = [&](int Part, int64_t Target) {
+    Def.PcRelPart = Part;
+    Def.PcRelTarget = Target;
+    Def.PcRelAnchor = Anchor;
+    Def.PcRelBias = Bias;
+    ++Stats.PcRelPairs;
+  };
+  if (pairAt(I + 1, "s_add_u32", "s_addc_u32")) {
+    int64_t Target = int64_t(Anchor + 4 + Sum);
+    mark(InstOp::PcRelAdd, Target);
+    if (setPcAt(I + 3)) {
+      Insts[I + 3].JumpTarget = Target;
+      Sequences.push_back({GetPc, I + 3});
+    } else { // the pair now holds the target's address
+      CodeAddresses.push_back({Anchor, Target});
+      Sequences.push_back({GetPc, I + 2});
+    }
+    return true;
+  }
+  if (pairAt(I + 1, "s_sub_u32", "s_subb_u32") && setPcAt(I + 3)) {
+    int64_t Target = int64_t(Anchor + 4) - int64_t(Sum);
+    mark(InstOp::PcRelSub, Target);
+    Insts[I + 3].JumpTarget = Target;
+    Sequences.push_back({GetPc, I + 3});
+    return true;
+  }
+  auto absAt = [&](size_t J) {
+    const DecodedInst *A = at(J);
+    return A && A->Mnemonic == "s_abs_i32" && A->Inst.getNumOperands() == 2 &&
+           sgpr(A->Inst.getOperand(0), X) && X == T &&
+           sgpr(A->Inst.getOperand(1), X) && X == T;
+  };
+  // Backward only: |sT| is subtracted, which is sT's offset when sT <= 0.
+  if (absAt(I + 1) && pairAt(I + 2, "s_sub_u32", "s_subb_u32") &&
+      setPcAt(I + 4)) {
+    if (int32_t(Sum) > 0) {
+      Why = formatv("s_getpc_b64 at {0:x}: Tensile's backward long branch "
+                    "with a positive offset {1}",
+                    Anchor, int32_t(Sum));
+      return false;
+    }
+    int64_t Target = int64_t(Anchor + 4) + int64_t(int32_t(Sum));
+    mark(InstOp::PcRelSigned, Target);
+    Insts[I + 4].JumpTarget = Target;
+    Sequences.push_back({GetPc, I + 4});
+    return true;
+  }
+  // The two-way form: the sign of sT picks the direction.
+  const DecodedInst *Cmp = at(I + 1), *Br = at(I + 2);
+  bool TwoWay =
+      Cmp && Cmp->Mnemonic == "s_cmp_ge_i32" &&
+      Cmp->Inst.getNumOperands() == 2 && sgpr(Cmp->Inst.getOperand(0), X) &&
+      X == T && isImm(Cmp->Inst.getOperand(1), 0) && Br &&
+      Br->Mnemonic == "s_cbranch_scc1" && I + 7 < Insts.size() &&
+      Insts[I + 2].BranchTarget == int64_t(Insts[I + 7].Addr) && absAt(I + 3) &&
+      pairAt(I + 4, "s_sub_u32", "s_subb_u32") && setPcAt(I + 6) &&
+      pairAt(I + 7, "s_add_u32", "s_addc_u32") && setPcAt(I + 9);
+  if (TwoWay) {
+    int64_t Target = int64_t(Anchor + 4) + int64_t(int32_t(Sum));
+    mark(InstOp::PcRelSigned, Target);
+    Insts[I + 6].JumpTarget = Target;
+    Insts[I + 9].JumpTarget = Target;
+    Sequences.push_back({GetPc, I + 9, int64_t(Insts[I + 7].Addr)});
+    return true;
+  }
+  std::string Next;
+  for (size_t J = I + 1; J < Insts.size() && J < I + 5; ++J)
+    Next += (Next.empty() ? "" : ", ") +
+            (Insts[J].D ? Insts[J].D->Mnemonic : std::string("<raw>"));
+  Why = formatv("s_getpc_b64 at {0:x}: Tensile's offset '{1}' is followed by "
+                "{2}, not a modelled sequence; its use of the PC is not "
+                "modelled",
+                Anchor, DN, Next);
+  return false;
 }
 
 llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
@@ -623,6 +725,8 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
     }
   }
   llvm::sort(Targets);
+  // Every reference, for the sequences' single-entry check below.
+  std::vector<uint64_t> Refs = Targets;
   Targets.erase(std::unique(Targets.begin(), Targets.end()), Targets.end());
   // Instructions are in address order: find one by binary search.
   auto indexOf = [&](uint64_t Addr) -> std::optional<size_t> {
@@ -665,6 +769,8 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
                              Insts[CodeEnd - 1].Addr);
 
   // 4. PC-relative address computations.
+  CodeAddresses.clear();
+  Sequences.clear();
   for (size_t I = 0; I < CodeEnd; ++I)
     if (Insts[I].D && Insts[I].K == Kind::GetPc) {
       std::string Reason;
@@ -672,9 +778,174 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
       if (!Reason.empty() && NotRelocatable.empty())
         NotRelocatable = Reason;
     }
+  // A code address held in a register is an entry point: it must be an
+  // instruction of the function, and starts a block.
+  std::string InternalCalls;
+  for (auto [Anchor, Target] : CodeAddresses) {
+    auto Idx = Target >= int64_t(F.Start) && Target < int64_t(F.End)
+                   ? indexOf(Target)
+                   : std::nullopt;
+    if (!Idx || *Idx >= CodeEnd) {
+      if (NotRelocatable.empty())
+        NotRelocatable = formatv("s_getpc_b64 at {0:x} computes the address "
+                                 "{1:x}, which is not an instruction start of "
+                                 "the function",
+                                 Anchor, Target);
+      continue;
+    }
+    Targets.push_back(Target);
+    if (InternalCalls.empty())
+      InternalCalls = formatv("s_getpc_b64 at {0:x} computes the address of "
+                              "{1:x} in this function",
+                              Anchor, Target);
+  }
+  // In a kernel, an s_setpc_b64 of the pair P that the kernel's
+  // s_swappc_b64 write their return address to returns from a subroutine of
+  // the kernel (Tensile's activation functions) when: it lies in code
+  // reached only from the computed code addresses (the subroutines), which
+  // touch P only to return; the code reached from the entry never reads P
+  // while it may hold a return address (no arithmetic on it). The hardware
+  // computes that address, so it stays right wherever the call moves. By
+  // P's first SGPR: empty when P is such a return pair, else why not.
+  std::map<unsigned, std::string> ReturnPairs;
+  std::vector<uint8_t> Reached; // bit 0: from the entry, bit 1: subroutine
+  SmallVector<RegAccess, 8> Acc;
+  auto pairOf = [&](const llvm::MCOperand &Op) -> int {
+    if (!Op.isReg())
+      return -1;
+    RegRange R = TI.classify(Op.getReg());
+    return R.Kind == RegKind::SGPR && R.Count == 2 ? int(R.First) : -1;
+  };
+  // Successors by instruction index; a call returns to the next one.
+  auto successors = [&](size_t J, SmallVectorImpl<size_t> &Out) {
+    Out.clear();
+    const RawInst &X = Insts[J];
+    if (!X.D)
+      return;
+    if (X.BranchTarget >= 0)
+      if (auto T = indexOf(X.BranchTarget); T && *T < CodeEnd)
+        Out.push_back(*T);
+    if (X.K == Kind::SetPc && X.JumpTarget >= 0)
+      if (auto T = indexOf(X.JumpTarget); T && *T < CodeEnd)
+        Out.push_back(*T);
+    if (!endsFlow(X) && J + 1 < CodeEnd)
+      Out.push_back(J + 1);
+  };
+  auto walkReach = [&] {
+    Reached.assign(CodeEnd, 0);
+    SmallVector<size_t> Work, Succ;
+    auto from = [&](size_t Start, uint8_t Bit) {
+      Work.push_back(Start);
+      while (!Work.empty()) {
+        size_t J = Work.pop_back_val();
+        if (Reached[J] & Bit)
+          continue;
+        Reached[J] |= Bit;
+        successors(J, Succ);
+        Work.append(Succ.begin(), Succ.end());
+      }
+    };
+    if (CodeEnd)
+      from(0, 1);
+    for (auto [Anchor, Target] : CodeAddresses)
+      if (auto T = indexOf(Target); T && *T < CodeEnd)
+        from(*T, 2);
+  };
+  auto touches = [&](const RawInst &X, int P, bool &Reads, bool &Writes) {
+    Reads = Writes = false;
+    Acc.clear();
+    TI.accesses(X.D->Inst, Acc);
+    for (const RegAccess &A : Acc) {
+      RegRange R = TI.classify(A.Reg);
+      if (R.Kind == RegKind::SGPR && int(R.First) <= P + 1 &&
+          P < int(R.First + R.Count))
+        (A.IsDef ? Writes : Reads) = true;
+    }
+  };
+  auto isCallWith = [&](const RawInst &X, int P) {
+    const llvm::MCInst &M = X.D->Inst;
+    return X.D->Mnemonic == "s_swappc_b64" && M.getNumOperands() == 2 &&
+           pairOf(M.getOperand(0)) == P && pairOf(M.getOperand(1)) != P;
+  };
+  auto isReturnWith = [&](const RawInst &X, int P) {
+    const llvm::MCInst &M = X.D->Inst;
+    return X.K == Kind::SetPc && X.JumpTarget < 0 && M.getNumOperands() == 1 &&
+           pairOf(M.getOperand(0)) == P;
+  };
+  auto checkReturnPair = [&](int P) -> std::string {
+    if (Reached.empty())
+      walkReach();
+    bool Called = false;
+    bool Reads, Writes;
+    for (size_t J = 0; J < CodeEnd; ++J) {
+      const RawInst &X = Insts[J];
+      if (!X.D || Reached[J] != 2)
+        continue;
+      // A subroutine: P only to return.
+      touches(X, P, Reads, Writes);
+      if ((Reads || Writes) && !isReturnWith(X, P))
+        return formatv("'{0}' at {1:x} in a subroutine of the kernel uses "
+                       "s[{2}:{3}], its return address",
+                       X.D->Mnemonic, X.Addr, P, P + 1);
+    }
+    // From the entry: P may hold a return address after a call, until
+    // something else writes it; nothing may read it then.
+    std::vector<uint8_t> MayHold(CodeEnd, 0);
+    SmallVector<size_t> Work, Succ;
+    for (size_t J = 0; J < CodeEnd; ++J) {
+      if (Reached[J] == 3)
+        return formatv("code at {0:x} is reached from the kernel's entry and "
+                       "from a computed code address",
+                       Insts[J].Addr);
+      if (Reached[J] == 1 && Insts[J].D && isCallWith(Insts[J], P)) {
+        Called = true;
+        Work.push_back(J);
+      }
+    }
+    if (!Called)
+      return "no s_swappc_b64 of the kernel writes its return address there";
+    while (!Work.empty()) {
+      size_t J = Work.pop_back_val();
+      const RawInst &X = Insts[J];
+      bool Holds = MayHold[J] != 0;
+      if (!X.D)
+        continue;
+      touches(X, P, Reads, Writes);
+      if (Holds && Reads)
+        return formatv("'{0}' at {1:x} reads s[{2}:{3}] while it may hold a "
+                       "return address",
+                       X.D->Mnemonic, X.Addr, P, P + 1);
+      bool Out = isCallWith(X, P) || (Holds && !Writes);
+      if (!Out)
+        continue;
+      successors(J, Succ);
+      for (size_t S : Succ)
+        if (!MayHold[S]) {
+          MayHold[S] = 1;
+          Work.push_back(S);
+        }
+    }
+    return "";
+  };
+  auto returnPair = [&](const RawInst &SetPc, size_t Index,
+                        int P) -> std::string {
+    std::string Jump =
+        formatv("indirect jump (s_setpc_b64) at {0:x} in a kernel", SetPc.Addr);
+    if (P < 0)
+      return Jump;
+    auto [It, New] = ReturnPairs.try_emplace(unsigned(P));
+    if (New)
+      It->second = checkReturnPair(P);
+    if (!It->second.empty())
+      return Jump + ": " + It->second;
+    if (Reached[Index] != 2)
+      return Jump + ": not in a subroutine of the kernel";
+    return "";
+  };
   // s_setpc_b64: a long branch to a recognised target becomes a CFG edge;
-  // in a device function any other one is a return; in a kernel it is an
-  // indirect jump asmevo cannot follow.
+  // in a device function any other one is a return; in a kernel it is a
+  // return from one of its subroutines (above) or an indirect jump asmevo
+  // cannot follow.
   for (size_t I = 0; I < CodeEnd; ++I) {
     RawInst &R = Insts[I];
     if (!R.D || R.K != Kind::SetPc)
@@ -691,10 +962,53 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
                                  R.Addr);
       continue;
     }
-    if (F.Kernel && NotRelocatable.empty())
-      NotRelocatable = formatv("indirect jump (s_setpc_b64) at {0:x} in a "
-                               "kernel",
-                               R.Addr);
+    if (!F.Kernel)
+      continue;
+    std::string Why = returnPair(
+        R, I,
+        R.D->Inst.getNumOperands() == 1 ? pairOf(R.D->Inst.getOperand(0)) : -1);
+    if (!Why.empty()) {
+      if (NotRelocatable.empty())
+        NotRelocatable = std::move(Why);
+    } else if (InternalCalls.empty()) {
+      InternalCalls = formatv("s_setpc_b64 at {0:x} returns from a "
+                              "subroutine of the kernel",
+                              R.Addr);
+    }
+  }
+
+  // A modelled sequence computes its offset from its own s_getpc_b64: code
+  // that enters it after that (a branch, a long branch, a computed address)
+  // would bring another PC, so it is not modelled.
+  if (!Sequences.empty()) {
+    for (const RawInst &R : Insts)
+      if (R.JumpTarget >= 0)
+        Refs.push_back(R.JumpTarget);
+    for (auto [Anchor, Target] : CodeAddresses)
+      Refs.push_back(Target);
+    llvm::sort(Refs);
+    for (const Sequence &S : Sequences) {
+      auto Lo = std::upper_bound(Refs.begin(), Refs.end(), Insts[S.GetPc].Addr);
+      auto Hi = std::upper_bound(Lo, Refs.end(), Insts[S.Last].Addr);
+      size_t Allowed = 0;
+      for (auto It = Lo; It != Hi; ++It)
+        if (int64_t(*It) == S.Allowed && !Allowed)
+          Allowed = 1;
+      if (size_t(Hi - Lo) <= Allowed)
+        continue;
+      uint64_t Entry = *Lo;
+      for (auto It = Lo; It != Hi; ++It)
+        if (int64_t(*It) != S.Allowed) {
+          Entry = *It;
+          break;
+        }
+      for (size_t J = S.GetPc; J <= S.Last; ++J)
+        Insts[J].JumpTarget = -1;
+      if (NotRelocatable.empty())
+        NotRelocatable = formatv("s_getpc_b64 at {0:x}: code enters its "
+                                 "offset sequence at {1:x}",
+                                 Insts[S.GetPc].Addr, Entry);
+    }
   }
 
   // 5. Blocks: leaders are the entry, branch targets and instructions after
@@ -717,13 +1031,12 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
   while (Align > 4 && F.Start % Align)
     Align /= 2;
   if (F.Kernel) {
-    auto K = KernelOp::create(B, Loc, B.getStringAttr(F.Name),
-                                B.getI64IntegerAttr(F.Start),
-                                B.getI64IntegerAttr(Align),
-                                B.getI64IntegerAttr(F.Kernel->DescriptorAddr),
-                                descriptorToAttr(Ctx, F.Kernel->KD),
-                                DictionaryAttr(), DenseI64ArrayAttr(),
-                                StringAttr());
+    auto K = KernelOp::create(
+        B, Loc, B.getStringAttr(F.Name), B.getI64IntegerAttr(F.Start),
+        B.getI64IntegerAttr(Align),
+        B.getI64IntegerAttr(F.Kernel->DescriptorAddr),
+        descriptorToAttr(Ctx, F.Kernel->KD), DictionaryAttr(),
+        DenseI64ArrayAttr(), StringAttr(), StringAttr());
     // The kernel's metadata entry, as attributes.
     if (const llvm::msgpack::DocNode *KN =
             CO.kernelMetadataNode(F.Kernel->DescriptorSym))
@@ -732,10 +1045,10 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
     Region = &K.getBody();
     ++Stats.Kernels;
   } else {
-    auto Fn = FuncOp::create(B, Loc, B.getStringAttr(F.Name),
-                               B.getI64IntegerAttr(F.Start),
-                               B.getI64IntegerAttr(Align),
-                               DenseI64ArrayAttr(), StringAttr());
+    auto Fn =
+        FuncOp::create(B, Loc, B.getStringAttr(F.Name),
+                       B.getI64IntegerAttr(F.Start), B.getI64IntegerAttr(Align),
+                       DenseI64ArrayAttr(), StringAttr(), StringAttr());
     FnOp = Fn;
     Region = &Fn.getBody();
   }
@@ -757,6 +1070,11 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
     FnOp->setAttr("padding", B.getDenseI64ArrayAttr(Pad));
   if (!NotRelocatable.empty())
     FnOp->setAttr("not_relocatable", B.getStringAttr(NotRelocatable));
+  else if (!InternalCalls.empty())
+    FnOp->setAttr("internal_calls",
+                  B.getStringAttr(InternalCalls +
+                                  " (calls into its own code: relocatable, "
+                                  "but the analyses do not model such calls)"));
 
   std::vector<Block *> BlockAt(std::max<size_t>(CodeEnd, 1) + 1, nullptr);
   for (size_t L = 0; L < Leaders.size(); ++L)

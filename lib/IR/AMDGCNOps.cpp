@@ -280,7 +280,7 @@ void InstOp::print(OpAsmPrinter &P) {
   printId(P, getId());
   printInstText(P, *this, getEnc());
   if (getPcrelPart() != NoPcRel) {
-    static const char *Names[] = {"", "lo", "hi", "add", "sub"};
+    static const char *Names[] = {"", "lo", "hi", "add", "sub", "signed"};
     P << " pcrel(" << Names[getPcrelPart()] << ", 0x"
       << llvm::format_hex_no_prefix(getPcrelTarget(), 1) << " from 0x"
       << llvm::format_hex_no_prefix(getPcrelAnchor(), 1);
@@ -313,10 +313,11 @@ ParseResult InstOp::parse(OpAsmParser &Parser, OperationState &Result) {
                            .Case("hi", PcRelHi)
                            .Case("add", PcRelAdd)
                            .Case("sub", PcRelSub)
+                           .Case("signed", PcRelSigned)
                            .Default(NoPcRel);
     if (Props.pcrel_part == NoPcRel)
       return Parser.emitError(Parser.getCurrentLocation(),
-                              "pcrel part must be lo, hi, add or sub");
+                              "pcrel part must be lo, hi, add, sub or signed");
   }
   return Parser.parseOptionalAttrDict(Result.attributes);
 }
@@ -349,7 +350,7 @@ LogicalResult InstOp::verify() {
   if (!Dedicated.empty())
     return emitOpError("'") << D->Mnemonic << "' must be written as "
                             << Dedicated;
-  if (getPcrelPart() < NoPcRel || getPcrelPart() > PcRelSub)
+  if (getPcrelPart() < NoPcRel || getPcrelPart() > PcRelSigned)
     return emitOpError("invalid pcrel part");
   return success();
 }

@@ -18,6 +18,9 @@ bool rewrite::isEditable(Operation *Fn, std::string *Why) {
     return Fail("not a kernel or function");
   if (Fn->hasAttr("not_relocatable"))
     return Fail("not_relocatable: recovery could not model all of its code");
+  if (Fn->hasAttr("internal_calls"))
+    return Fail("internal_calls: calls into its own code, which the analyses "
+                "do not model");
   if (Fn->getRegion(0).empty())
     return Fail("no body");
   return true;

@@ -83,7 +83,8 @@ def AMDGCN_KernelOp : AMDGCN_FunctionLikeOp<"kernel"> {
     DictionaryAttr:$descriptor,
     OptionalAttr<DictionaryAttr>:$metadata,
     OptionalAttr<DenseI64ArrayAttr>:$padding,
-    OptionalAttr<StrAttr>:$not_relocatable
+    OptionalAttr<StrAttr>:$not_relocatable,
+    OptionalAttr<StrAttr>:$internal_calls
   );
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
   let extraClassDeclaration = commonDecls;
@@ -96,7 +97,8 @@ def AMDGCN_FuncOp : AMDGCN_FunctionLikeOp<"func"> {
     DefaultValuedAttr<I64Attr, "-1">:$addr,
     DefaultValuedAttr<I64Attr, "256">:$align,
     OptionalAttr<DenseI64ArrayAttr>:$padding,
-    OptionalAttr<StrAttr>:$not_relocatable
+    OptionalAttr<StrAttr>:$not_relocatable,
+    OptionalAttr<StrAttr>:$internal_calls
   );
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
   let extraClassDeclaration = commonDecls;
@@ -117,8 +119,10 @@ def AMDGCN_InstOp : AMDGCN_Op<"inst"> {
     (`s_getpc_b64` + `s_add_u32`/`s_addc_u32`): emission recomputes it so
     that it still reaches `pcrel_target` (an original address) from the
     `s_getpc_b64` with id `pcrel_anchor`. `pcrel(add|sub, T from A, bias B)`
-    marks the `s_add_i32 sT, LIT, B` of Tensile's long branch, whose sT is
-    then added to (subtracted from) the PC.
+    marks the `s_add_i32 sT, LIT, B` of Tensile's long branch or address
+    computation, whose sT is then added to (subtracted from) the PC;
+    `pcrel(signed, ...)` that of Tensile's two-way long branch, which tests
+    the sign of sT and adds it or subtracts its absolute value.
   }];
   let arguments = (ins
     DefaultValuedProp<I64Prop, "-1">:$id,
@@ -134,9 +138,10 @@ def AMDGCN_InstOp : AMDGCN_Op<"inst"> {
     /// Lo/Hi: the literal is the low/high half of target - (anchor + 4).
     /// Add/Sub (Tensile's long branch, `s_add_i32 sT, LIT, bias` then
     /// s_add_u32/s_sub_u32 of sT into the PC): LIT + bias is the distance,
-    /// forward (Add) or backward (Sub).
+    /// forward (Add) or backward (Sub). Signed: LIT + bias is the signed
+    /// 32-bit offset (the sequence picks the direction at run time).
     enum PcRelPart { NoPcRel = 0, PcRelLo = 1, PcRelHi = 2, PcRelAdd = 3,
-                     PcRelSub = 4 };
+                     PcRelSub = 4, PcRelSigned = 5 };
     ::llvm::ArrayRef<uint8_t> getBytes() {
       return {reinterpret_cast<const uint8_t *>(getEnc().data()),
               getEnc().size() * 4};
