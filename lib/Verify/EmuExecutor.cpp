@@ -166,14 +166,9 @@ public:
         Pager.add(R.Base, R.Perms, R.Name, R.Sparse);
     ExecResult Res;
     emu::RunResult RR;
-    std::unique_ptr<emu::Memory> MemPtr;
-    // Sparse buffers: an access that straddles a mapped and an unmapped
-    // page runs the dispatch again with both mapped as one region.
-    for (unsigned Attempt = 0;; ++Attempt) {
-      MemPtr = std::make_unique<emu::Memory>();
-      emu::Memory &Mem = *MemPtr;
+    auto mapRegions = [&](emu::Memory &Mem) -> Error {
       if (Error E = L.Emu->mapCodeObject(Mem))
-        return std::move(E);
+        return E;
       for (const MemRegion &R : Img.Regions) {
         if (R.Sparse && R.K == MemRegion::Buffer)
           continue;
@@ -188,8 +183,9 @@ public:
           std::memcpy((*M)->Data.data(), R.Data.data(),
                       std::min<size_t>(R.Data.size(), R.Size));
       }
-      if (Error E = Pager.begin(Mem))
-        return std::move(E);
+      return Error::success();
+    };
+    auto runOnce = [&](emu::Memory &Mem) {
       Res = ExecResult();
       RunObserver Obs(Opts.LogApprox ? &Res.Approx : nullptr, Opts.ApproxSalt,
                       Opts.PoisonSeed, Pager.empty() ? nullptr : &Pager);
@@ -205,15 +201,14 @@ public:
         RO.InterleaveEvery = Opts.InterleaveEvery;
         RO.InterleaveAtomics = true;
       }
-      RR = L.Emu->run(*K, Img.Launch, Mem, RO);
+      emu::RunResult Run = L.Emu->run(*K, Img.Launch, Mem, RO);
       Mem.Obs = nullptr;
-      if (RR.ok() || Attempt >= 16 || !Pager.retry())
-        break;
-    }
-    emu::Memory &Mem = *MemPtr;
-    if (!RR.ok() && !Pager.Overflow.empty())
-      RR.Message = Pager.Overflow + "; " + RR.Message;
-    Mem.Obs = nullptr;
+      return Run;
+    };
+    auto MemOr = runWithSparsePages(Pager, mapRegions, runOnce, RR);
+    if (!MemOr)
+      return MemOr.takeError();
+    emu::Memory &Mem = **MemOr;
     Res.Kind = RR.Kind;
     Res.Message = RR.Message;
     Res.ApproximateOps = RR.ApproximateOps;

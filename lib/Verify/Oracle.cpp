@@ -99,7 +99,7 @@ std::vector<std::string> checkCompatibility(const KernelInfo &K0,
 struct Reference::Impl {
   OracleOptions Opts;
   std::shared_ptr<const ParsedCodeObject> K0Obj;
-  const CodeObject *K0 = nullptr; // K0Obj's
+  const CodeObject &k0() const { return K0Obj->object(); }
   const KernelInfo *Kernel = nullptr;
   std::unique_ptr<Executor> OwnExec;
   Executor *Exec = nullptr;
@@ -372,8 +372,7 @@ Reference::create(std::shared_ptr<const ParsedCodeObject> K0, StringRef Kernel,
   Impl &I = *Ref->P;
   I.Opts = Opts;
   I.K0Obj = std::move(K0);
-  I.K0 = &I.K0Obj->object();
-  I.Kernel = I.K0->kernel(Kernel);
+  I.Kernel = I.k0().kernel(Kernel);
   if (!I.Kernel)
     return createStringError(("K0 has no kernel '" + Kernel + "'").str());
   if (Opts.Exec) {
@@ -402,7 +401,7 @@ Reference::create(std::shared_ptr<const ParsedCodeObject> K0, StringRef Kernel,
     I.Inputs.push_back(std::move(*In));
   }
   if (Opts.Synthesize) {
-    auto Syn = synthesizeInputs(*I.K0, *I.Kernel, Opts.Tier1, I.Notes);
+    auto Syn = synthesizeInputs(I.k0(), *I.Kernel, Opts.Tier1, I.Notes);
     if (!Syn) {
       std::string Msg = toString(Syn.takeError());
       if (I.Inputs.empty()) {
@@ -682,9 +681,9 @@ VerdictResult Reference::check(const ParsedCodeObject &K1Obj) {
     VR.Why.Summary = "K1 has no kernel '" + I.Kernel->Name + "'";
     return VR;
   }
-  if (CO.cpu() != I.K0->cpu()) {
+  if (CO.cpu() != I.k0().cpu()) {
     VR.V = Verdict::NotEquivalent;
-    VR.Why.Summary = ("K1 targets " + CO.cpu() + ", K0 " + I.K0->cpu()).str();
+    VR.Why.Summary = ("K1 targets " + CO.cpu() + ", K0 " + I.k0().cpu()).str();
     return VR;
   }
   auto Problems = checkCompatibility(*I.Kernel, *K1);
@@ -787,7 +786,7 @@ VerdictResult Reference::check(const ParsedCodeObject &K1Obj) {
                               ArrayRef(R1.Regions).take_front(N1),
                               I.Opts.Tolerances);
       if (!E)
-        E = compareSegments(In, *I.K0, CO, ArrayRef(R0.Regions).drop_front(N0),
+        E = compareSegments(In, I.k0(), CO, ArrayRef(R0.Regions).drop_front(N0),
                             ArrayRef(R1.Regions).drop_front(N1));
       if (!E)
         return false;

@@ -400,6 +400,28 @@ static Error parsePointers(const json::Object &O, StringRef Where,
   return Error::success();
 }
 
+/// What a buffer argument and an extra region (What) both hold: contents,
+/// "pointers" into other buffers (not in a sparse one) and "readonly".
+static Error parseMemoryBody(const json::Object &O, StringRef Where,
+                             StringRef What, StringRef SpecDir,
+                             PendingPointer::DestKind Dest, size_t Index,
+                             std::vector<uint8_t> &Data,
+                             std::shared_ptr<const SparseFill> &Sparse,
+                             bool &ReadOnly,
+                             std::vector<PendingPointer> &Pending) {
+  Patches Patched;
+  if (Error E = parseContents(&O, SpecDir, Data, Patched, Sparse))
+    return createStringError((Where + ": " + toString(std::move(E))).str());
+  if (Sparse && O.get("pointers"))
+    return createStringError(
+        (Where + ": a sparse " + What + " cannot hold \"pointers\"").str());
+  if (Error E =
+          parsePointers(O, Where, Data.size(), Patched, Dest, Index, Pending))
+    return E;
+  ReadOnly = O.getBoolean("readonly").value_or(false);
+  return Error::success();
+}
+
 static bool validRegionName(StringRef N) {
   return !N.empty() && llvm::all_of(N, [](char C) {
     return isAlnum(C) || C == '_' || C == '-' || C == '.';
@@ -482,17 +504,11 @@ Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
       SpecBuffer B;
       B.ArgIndex = unsigned(I);
       B.KernargOffset = A.Offset;
-      Patches Patched;
-      if (Error E = parseContents(O, SpecDir, B.Data, Patched, B.Sparse))
-        return err(Where + ": " + toString(std::move(E)));
-      if (B.Sparse && O->get("pointers"))
-        return err(Where + ": a sparse buffer cannot hold \"pointers\"");
-      Out.SparseBuffers += B.Sparse != nullptr;
-      if (Error E = parsePointers(*O, Where, B.Data.size(), Patched,
-                                  PendingPointer::ArgBuffer, Out.Buffers.size(),
-                                  Pending))
+      if (Error E = parseMemoryBody(
+              *O, Where, "buffer", SpecDir, PendingPointer::ArgBuffer,
+              Out.Buffers.size(), B.Data, B.Sparse, B.ReadOnly, Pending))
         return err(toString(std::move(E)));
-      B.ReadOnly = O->getBoolean("readonly").value_or(false);
+      Out.SparseBuffers += B.Sparse != nullptr;
       if (const json::Value *OV = O->get("pointer_offset")) {
         auto Off = OV->getAsInteger();
         if (!Off || *Off < 0 || uint64_t(*Off) > B.size())
@@ -611,17 +627,11 @@ Expected<DispatchSpec> parseSpec(StringRef Json, const KernelInfo &K,
       SpecRegion R;
       R.Name = N.str();
       R.Address = specRegionAddress(unsigned(Out.Regions.size()));
-      Patches Patched;
-      if (Error E = parseContents(O, SpecDir, R.Data, Patched, R.Sparse))
-        return err(Where + ": " + toString(std::move(E)));
-      if (R.Sparse && O->get("pointers"))
-        return err(Where + ": a sparse region cannot hold \"pointers\"");
-      Out.SparseBuffers += R.Sparse != nullptr;
-      if (Error E = parsePointers(*O, Where, R.Data.size(), Patched,
-                                  PendingPointer::Region, Out.Regions.size(),
-                                  Pending))
+      if (Error E = parseMemoryBody(*O, Where, "region", SpecDir,
+                                    PendingPointer::Region, Out.Regions.size(),
+                                    R.Data, R.Sparse, R.ReadOnly, Pending))
         return err(toString(std::move(E)));
-      R.ReadOnly = O->getBoolean("readonly").value_or(false);
+      Out.SparseBuffers += R.Sparse != nullptr;
       Out.Regions.push_back(std::move(R));
     }
   }
@@ -886,6 +896,26 @@ bool SparsePager::retry() {
       Merged.push_back({Lo, Hi});
   Pre = std::move(Merged);
   return true;
+}
+
+Expected<std::unique_ptr<emu::Memory>>
+runWithSparsePages(SparsePager &P, function_ref<Error(emu::Memory &)> Map,
+                   function_ref<emu::RunResult(emu::Memory &)> Run,
+                   emu::RunResult &Result) {
+  std::unique_ptr<emu::Memory> Mem;
+  for (unsigned Attempt = 0;; ++Attempt) {
+    Mem = std::make_unique<emu::Memory>();
+    if (Error E = Map(*Mem))
+      return std::move(E);
+    if (Error E = P.begin(*Mem))
+      return std::move(E);
+    Result = Run(*Mem);
+    if (Result.ok() || Attempt >= MaxSparseRetries || !P.retry())
+      break;
+  }
+  if (!Result.ok() && !P.Overflow.empty())
+    Result.Message = P.Overflow + "; " + Result.Message;
+  return std::move(Mem);
 }
 
 std::map<uint64_t, std::vector<uint8_t>>

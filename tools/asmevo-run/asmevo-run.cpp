@@ -201,6 +201,49 @@ static int runCoverage() {
 /// --executor hip: the spec's dispatch on a GPU through the HIP executor
 /// (lib/Verify), optionally timed. Buffers get the spec's addresses in the
 /// image; the executor relocates them to its own allocations.
+/// Dir/arg<I>.bin for argument I (ArgIndex >= 0), else
+/// Dir/region-<RegionName>.bin: the files of --inputs and --out.
+static std::string bufferFileName(StringRef Dir, int ArgIndex,
+                                  StringRef RegionName) {
+  return ArgIndex >= 0 ? formatv("{0}/arg{1}.bin", Dir, ArgIndex).str()
+                       : formatv("{0}/region-{1}.bin", Dir, RegionName).str();
+}
+
+/// Writes one buffer file through a temporary file, so that a failure
+/// leaves no partial file behind.
+static Error writeBufferFile(StringRef Dir, int ArgIndex, StringRef RegionName,
+                             ArrayRef<uint8_t> Bytes) {
+  std::string P = bufferFileName(Dir, ArgIndex, RegionName);
+  if (Error E = writeToOutput(P, [&](raw_ostream &OS) {
+        OS.write(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
+        return Error::success();
+      }))
+    return createStringError("cannot write " + P + ": " +
+                             toString(std::move(E)));
+  return Error::success();
+}
+
+/// Creates Dir and writes a file for every buffer and extra region of Spec,
+/// with the bytes Contents gives for its address and its bytes before the
+/// run.
+static Error writeSpecBufferFiles(
+    StringRef Dir, const verify::DispatchSpec &Spec,
+    function_ref<ArrayRef<uint8_t>(uint64_t Address, ArrayRef<uint8_t> Before)>
+        Contents) {
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    return createStringError("cannot create " + Dir + ": " + EC.message());
+  for (const verify::SpecBuffer &B : Spec.Buffers)
+    if (Error E = writeBufferFile(
+            Dir, int(B.ArgIndex), "",
+            Contents(verify::specBufferAddress(B.ArgIndex), B.Data)))
+      return E;
+  for (const verify::SpecRegion &SR : Spec.Regions)
+    if (Error E =
+            writeBufferFile(Dir, -1, SR.Name, Contents(SR.Address, SR.Data)))
+      return E;
+  return Error::success();
+}
+
 static int runOnHip(const CodeObject &CO, const KernelInfo &K,
                     verify::DispatchSpec &Spec) {
   if (TimeIt && Reps == 0)
@@ -267,14 +310,8 @@ static int runOnHip(const CodeObject &CO, const KernelInfo &K,
       if (M.K != verify::MemRegion::Buffer ||
           (M.Arg < 0 && !RName.consume_front("region ")))
         continue;
-      std::string P = M.Arg >= 0
-                          ? formatv("{0}/arg{1}.bin", OutDir, M.Arg).str()
-                          : formatv("{0}/region-{1}.bin", OutDir, RName).str();
-      std::error_code EC;
-      raw_fd_ostream OS(P, EC);
-      if (EC)
-        return usageError("cannot write " + P);
-      OS.write(reinterpret_cast<const char *>(M.Data.data()), M.Data.size());
+      if (Error E = writeBufferFile(OutDir, M.Arg, RName, M.Data))
+        return usageError(toString(std::move(E)));
     }
   }
   if (!R->ok()) {
@@ -357,26 +394,11 @@ int main(int argc, char **argv) {
     if (ExecutorName == "hip")
       return refuse("--executor hip");
   }
-  if (!InputsDir.empty()) {
-    if (std::error_code EC = sys::fs::create_directories(InputsDir))
-      return usageError("cannot create " + InputsDir + ": " + EC.message());
-    for (const verify::SpecBuffer &B : Spec.Buffers) {
-      std::string P = formatv("{0}/arg{1}.bin", InputsDir, B.ArgIndex).str();
-      std::error_code EC;
-      raw_fd_ostream OS(P, EC);
-      if (EC)
-        return usageError("cannot write " + P);
-      OS.write(reinterpret_cast<const char *>(B.Data.data()), B.Data.size());
-    }
-    for (const verify::SpecRegion &SR : Spec.Regions) {
-      std::string P = formatv("{0}/region-{1}.bin", InputsDir, SR.Name).str();
-      std::error_code EC;
-      raw_fd_ostream OS(P, EC);
-      if (EC)
-        return usageError("cannot write " + P);
-      OS.write(reinterpret_cast<const char *>(SR.Data.data()), SR.Data.size());
-    }
-  }
+  if (!InputsDir.empty())
+    if (Error E = writeSpecBufferFiles(
+            InputsDir, Spec,
+            [](uint64_t, ArrayRef<uint8_t> Before) { return Before; }))
+      return usageError(toString(std::move(E)));
 
   if (ExecutorName == "hip")
     return runOnHip(**CO, *K, Spec);
@@ -390,13 +412,60 @@ int main(int argc, char **argv) {
   if (!EmuOr)
     return usageError(toString(EmuOr.takeError()));
   Emulator &Emu = **EmuOr;
-  Memory Mem;
-  if (Error E = Emu.mapCodeObject(Mem))
-    return usageError(toString(std::move(E)));
   verify::SparsePager Pager;
   Pager.MaxTouched = SparseLimit;
-  if (Error E = verify::mapSpecBuffers(Spec, Mem, &Pager))
-    return usageError(toString(std::move(E)));
+  // Every run maps the code object and the spec's buffers into a fresh
+  // memory; the pager learns the sparse ranges from the first.
+  bool PagerKnowsRanges = false;
+  auto mapAll = [&](Memory &M) -> Error {
+    if (Error E = Emu.mapCodeObject(M))
+      return E;
+    verify::SparsePager Known;
+    if (Error E =
+            verify::mapSpecBuffers(Spec, M, PagerKnowsRanges ? &Known : &Pager))
+      return E;
+    PagerKnowsRanges = true;
+    return Error::success();
+  };
+  RunOptions RO;
+  RO.Threads = Threads;
+  RO.Budget = Budget;
+  RO.Trace = Trace;
+  RO.Profile = Profile;
+  RO.RefuseApproximate = RefuseApprox;
+  RO.TraceOut = &outs();
+  RO.KernargPreloadPrologue = PreloadPrologue;
+  RO.InterleaveEvery = Interleave;
+  RO.InterleaveAtomics = InterleaveAtomics;
+  RO.CoResident = CoResident;
+  RO.GlobalRaceCheck = !NoGlobalRaces;
+  // Sparse pages are mapped when touched, during the run: one host thread.
+  struct PagerObserver : Memory::Observer {
+    verify::SparsePager &P;
+    PagerObserver(verify::SparsePager &P) : P(P) {}
+    Region *access(Memory &M, uint64_t Addr, uint64_t Len, bool) override {
+      return P.access(M, Addr, Len);
+    }
+    uint32_t approx(uint64_t, unsigned, unsigned, uint64_t) override {
+      return 0;
+    }
+  } Obs(Pager);
+  auto runOnce = [&](Memory &M) {
+    if (!Pager.empty()) {
+      RO.Threads = 1;
+      M.Obs = &Obs;
+    }
+    RunResult Run = Emu.run(*K, Spec.Launch, M, RO);
+    M.Obs = nullptr;
+    return Run;
+  };
+  RunResult R;
+  auto MemOr = verify::runWithSparsePages(Pager, mapAll, runOnce, R);
+  if (!MemOr)
+    return usageError(toString(MemOr.takeError()));
+  Memory &Mem = **MemOr;
+  if (!Pager.empty() && !Quiet)
+    errs() << formatv("sparse buffers: {0} bytes touched\n", Pager.touched());
   Dispatch &D = Spec.Launch;
   // --capture: the dispatch as a tier-2 capture (docs/capture-format.md).
   verify::CaptureData Cap;
@@ -432,82 +501,15 @@ int main(int argc, char **argv) {
     }
   }
 
-  RunOptions RO;
-  RO.Threads = Threads;
-  RO.Budget = Budget;
-  RO.Trace = Trace;
-  RO.Profile = Profile;
-  RO.RefuseApproximate = RefuseApprox;
-  RO.TraceOut = &outs();
-  RO.KernargPreloadPrologue = PreloadPrologue;
-  RO.InterleaveEvery = Interleave;
-  RO.InterleaveAtomics = InterleaveAtomics;
-  RO.CoResident = CoResident;
-  RO.GlobalRaceCheck = !NoGlobalRaces;
-  RunResult R;
-  if (Pager.empty()) {
-    R = Emu.run(*K, D, Mem, RO);
-  } else {
-    // Pages are mapped when touched, during the run: one host thread. An
-    // access that straddles a mapped and an unmapped page runs the
-    // dispatch again with both mapped as one region.
-    struct PagerObserver : Memory::Observer {
-      verify::SparsePager &P;
-      PagerObserver(verify::SparsePager &P) : P(P) {}
-      Region *access(Memory &M, uint64_t Addr, uint64_t Len, bool) override {
-        return P.access(M, Addr, Len);
-      }
-      uint32_t approx(uint64_t, unsigned, unsigned, uint64_t) override {
-        return 0;
-      }
-    } Obs(Pager);
-    RO.Threads = 1;
-    for (unsigned Attempt = 0;; ++Attempt) {
-      Memory Fresh;
-      if (Error E = Emu.mapCodeObject(Fresh))
-        return usageError(toString(std::move(E)));
-      verify::SparsePager Unused;
-      if (Error E = verify::mapSpecBuffers(Spec, Fresh, &Unused))
-        return usageError(toString(std::move(E)));
-      if (Error E = Pager.begin(Fresh))
-        return usageError(toString(std::move(E)));
-      Fresh.Obs = &Obs;
-      R = Emu.run(*K, D, Fresh, RO);
-      Fresh.Obs = nullptr;
-      if (R.ok() || Attempt >= 16 || !Pager.retry())
-        break;
-    }
-    if (!R.ok() && !Pager.Overflow.empty())
-      R.Message = Pager.Overflow + "; " + R.Message;
-    if (!Quiet)
-      errs() << formatv("sparse buffers: {0} bytes touched\n", Pager.touched());
-  }
-
-  if (!OutDir.empty()) {
-    if (std::error_code EC = sys::fs::create_directories(OutDir))
-      return usageError("cannot create " + OutDir + ": " + EC.message());
-    for (const verify::SpecBuffer &B : Spec.Buffers) {
-      std::string P = formatv("{0}/arg{1}.bin", OutDir, B.ArgIndex).str();
-      std::error_code EC;
-      raw_fd_ostream OS(P, EC);
-      if (EC)
-        return usageError("cannot write " + P);
-      Region *Reg = Mem.at(verify::specBufferAddress(B.ArgIndex));
-      if (Reg && !B.Data.empty())
-        OS.write(reinterpret_cast<const char *>(Reg->Data.data()), B.Data.size());
-    }
-    for (const verify::SpecRegion &SR : Spec.Regions) {
-      std::string P = formatv("{0}/region-{1}.bin", OutDir, SR.Name).str();
-      std::error_code EC;
-      raw_fd_ostream OS(P, EC);
-      if (EC)
-        return usageError("cannot write " + P);
-      Region *Reg = Mem.at(SR.Address);
-      if (Reg && !SR.Data.empty())
-        OS.write(reinterpret_cast<const char *>(Reg->Data.data()),
-                 SR.Data.size());
-    }
-  }
+  if (!OutDir.empty())
+    if (Error E = writeSpecBufferFiles(
+            OutDir, Spec, [&](uint64_t Address, ArrayRef<uint8_t> Before) {
+              Region *Reg = Mem.at(Address);
+              return Reg && !Before.empty()
+                         ? ArrayRef<uint8_t>(Reg->Data.data(), Before.size())
+                         : ArrayRef<uint8_t>();
+            }))
+      return usageError(toString(std::move(E)));
   if (!CapturePath.empty()) {
     for (verify::CaptureRegion &R : Cap.Regions) {
       Region *Reg = Mem.at(R.Address);

@@ -12,6 +12,7 @@
 
 #include "asmevo/Emu/Emulator.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -87,6 +88,20 @@ private:
   std::vector<std::pair<uint64_t, uint64_t>> Want, Pre; // [lo, hi)
   uint64_t Touched = 0;
 };
+
+/// Runs a dispatch whose sparse buffers P maps on demand. Map maps everything
+/// else into a fresh Memory; Run runs the dispatch on it, with an observer
+/// that sends accesses to P.access() when P is not empty. A run that failed
+/// on an access straddling a mapped and an unmapped page runs again with
+/// both mapped as one region (at most MaxSparseRetries times). Returns the
+/// memory of the last run; Result is its result, its message prefixed with
+/// P.Overflow when the run touched more than P allows.
+constexpr unsigned MaxSparseRetries = 16;
+llvm::Expected<std::unique_ptr<emu::Memory>>
+runWithSparsePages(SparsePager &P,
+                   llvm::function_ref<llvm::Error(emu::Memory &)> Map,
+                   llvm::function_ref<emu::RunResult(emu::Memory &)> Run,
+                   emu::RunResult &Result);
 
 /// A `global_buffer` argument given by the spec.
 struct SpecBuffer {
