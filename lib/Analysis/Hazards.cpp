@@ -136,6 +136,15 @@ static bool defsHitIn(const HazardContext &Ctx, const InstInfo &P,
   return !Units.empty();
 }
 
+/// Whether I writes a register unit that passes F.
+static bool writesAny(const HazardContext &Ctx, const InstInfo &I,
+                      RegFilter F) {
+  for (uint16_t U : I.RegUnits[/*Defs=*/true][/*ExplicitOnly=*/false])
+    if (unitMatches(Ctx.Cache.units(), U, F))
+      return true;
+  return false;
+}
+
 static UnitList uses(const HazardContext &Ctx, const InstInfo &I, RegFilter F,
                      bool ExplicitOnly) {
   UnitList L;
@@ -595,7 +604,9 @@ static const HazardRule Rules[] = {
      [](const HazardContext &, const InstInfo &C) { return C.isVALU(); },
      [](const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
         UnitList &U) {
-       if (!P.isVALU())
+       // Most VALU ops write no scalar register: no need to gather C's
+       // scalar reads (this runs for every pair of a window).
+       if (!P.isVALU() || !writesAny(Ctx, P, RegFilter::Scalar))
          return 0;
        UnitList Read = uses(Ctx, C, RegFilter::Scalar, true);
        UnitList Implicit = uses(Ctx, C, RegFilter::Scalar, false);

@@ -4,10 +4,12 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <deque>
+#include <optional>
 
 using namespace llvm;
 using namespace mlir;
@@ -89,10 +91,44 @@ Legality::~Legality() = default;
 // Baseline
 //===----------------------------------------------------------------------===//
 
-void Legality::recordWaits(const WaitcntAnalysis &W, ArrayRef<Block *> Blocks) {
+namespace {
+/// WaitcntAnalysis::replay, calling F only for the ops of Only (all ops
+/// when null) and stopping after the last of them.
+struct Replayer {
+  const WaitcntAnalysis &W;
+  InstInfoCache &C;
+  const SmallPtrSetImpl<Operation *> *Only;
+
+  void replay(Block *B,
+              llvm::function_ref<void(Operation *, const PendingState &)> F) {
+    if (!Only) {
+      W.replay(B, F);
+      return;
+    }
+    size_t Left = 0;
+    for (Operation *Op : *Only)
+      Left += Op->getBlock() == B;
+    if (!Left)
+      return;
+    PendingState S = W.in(B);
+    for (Operation &Op : *B) {
+      if (Only->contains(&Op)) {
+        F(&Op, S);
+        if (!--Left)
+          return;
+      }
+      WaitcntAnalysis::transfer(S, C.get(&Op));
+    }
+  }
+};
+} // namespace
+
+void Legality::recordWaits(const WaitcntAnalysis &W, ArrayRef<Block *> Blocks,
+                           const SmallPtrSetImpl<Operation *> *Only) {
   const RegUnitInfo &RU = Cache->units();
+  Replayer R{W, *Cache, Only};
   for (Block *B : Blocks) {
-    W.replay(B, [&](Operation *Op, const PendingState &S) {
+    R.replay(B, [&](Operation *Op, const PendingState &S) {
       const InstInfo &I = Cache->get(Op);
       SmallVector<const PendingOp *, 4> Ps;
       WaitcntAnalysis::touching(S, I, RU, Ps,
@@ -132,6 +168,9 @@ void Legality::recordHazards(ArrayRef<Operation *> Consumers) {
 
 void Legality::rebuildBaseline() {
   LiveSummaries.clear();
+  BaseFirstExecDef.clear();
+  BaseClean.clear();
+  BaseUnreferenced.clear();
   BaseOrder.clear();
   PcrelTargets.clear();
   BaseUnwaited.clear();
@@ -617,17 +656,34 @@ Verdict Legality::checkStructure(Transaction &T) {
     if (B->empty() || !Cache->get(&B->back()).IsTerminator)
       return Verdict::fail(Verdict::Kind::Structure,
                            "the block would not end with its terminator");
-    for (Operation &Op : *B) {
-      const InstInfo &I = Cache->get(&Op);
+    auto bad = [&](Operation *Op) {
+      const InstInfo &I = Cache->get(Op);
       if (I.Kind == OpKind::Raw)
         return Verdict::fail(Verdict::Kind::Structure,
                              "the block holds undecodable words (" +
-                                 Cache->describe(&Op) + ")");
-      if (I.IsTerminator && &Op != &B->back())
+                                 Cache->describe(Op) + ")");
+      if (I.IsTerminator && Op != &B->back())
         return Verdict::fail(Verdict::Kind::Structure,
                              "an op would follow the terminator " +
-                                 Cache->describe(&Op));
+                                 Cache->describe(Op));
+      return Verdict::ok();
+    };
+    if (baseClean(B)) {
+      // Only new ops can be either: the baseline's ops hold no raw word,
+      // and its terminator stays last (terminators neither move nor go,
+      // and nothing is put after one). The first in block order.
+      Operation *First = nullptr;
+      for (const Transaction::Entry &E : T.Log)
+        if (E.K == Transaction::Entry::Insert && E.Op->getBlock() == B &&
+            !bad(E.Op) && (!First || E.Op->isBeforeInBlock(First)))
+          First = E.Op;
+      if (First)
+        return bad(First);
+      continue;
     }
+    for (Operation &Op : *B)
+      if (Verdict V = bad(&Op); !V)
+        return V;
   }
   // A PC-relative literal (a jump table, a long branch, another function's
   // address computation) names its target by the id of the instruction
@@ -653,19 +709,26 @@ Verdict Legality::checkStructure(Transaction &T) {
     auto It = BaseOrder.find(B);
     if (It == BaseOrder.end() || It->second.empty())
       continue;
-    for (Operation *X : llvm::drop_begin(It->second)) {
-      int64_t Id = getInstId(X);
-      if (Id < 0 || Id == FnStart)
-        continue;
-      if (Operation *Other = Refs->otherThan(Id, Fn))
-        return Verdict::fail(
-            Verdict::Kind::Structure,
-            Cache->describe(X) +
-                " is the target of a PC-relative reference "
-                "from " +
-                fnName(Other) +
-                ": its block is entered in the middle there and is not "
-                "edited");
+    // Whether another function names an op of B but its first: known per
+    // baseline block (updateBaseline keeps it), else looked up here.
+    auto UIt = BaseUnreferenced.find(B);
+    bool Unreferenced = UIt != BaseUnreferenced.end() && UIt->second;
+    if (!Unreferenced) {
+      for (Operation *X : llvm::drop_begin(It->second)) {
+        int64_t Id = getInstId(X);
+        if (Id < 0 || Id == FnStart)
+          continue;
+        if (Operation *Other = Refs->otherThan(Id, Fn))
+          return Verdict::fail(
+              Verdict::Kind::Structure,
+              Cache->describe(X) +
+                  " is the target of a PC-relative reference "
+                  "from " +
+                  fnName(Other) +
+                  ": its block is entered in the middle there and is not "
+                  "edited");
+      }
+      BaseUnreferenced[B] = true;
     }
     Operation *First = It->second.front();
     int64_t Id = getInstId(First);
@@ -694,6 +757,11 @@ Verdict Legality::checkStructure(Transaction &T) {
 }
 
 Verdict Legality::checkOrder(Transaction &T) {
+  // Erasing and inserting keep the order of the ops that stay.
+  if (llvm::none_of(T.Log, [](const Transaction::Entry &E) {
+        return E.K == Transaction::Entry::Move;
+      }))
+    return Verdict::ok();
   for (Block *B : T.Touched) {
     auto It = BaseOrder.find(B);
     if (It == BaseOrder.end())
@@ -812,9 +880,23 @@ Verdict Legality::checkLiveValues(Transaction &T) {
       for (uint16_t U : Cache->get(E.Op).Defs)
         if (!RU.isPseudo(U) && !llvm::is_contained(Focus, U))
           Focus.push_back(U);
-  Liveness Live(
-      Fn, *Cache, Liveness::Mode::Conservative, &NewOps, &LiveSummaries,
-      Focus.size() <= 64 ? ArrayRef<uint16_t>(Focus) : ArrayRef<uint16_t>());
+  // The touched blocks' transfers are computed afresh, for the focus units
+  // only, with their first EXEC writes carried over from the baseline.
+  Liveness::Editing Edits;
+  for (Block *B : T.Touched) {
+    Edits.Blocks.insert(B);
+    Edits.FirstExecDef[B] = firstExecDef(T, B);
+  }
+  // Built at the first question (erasures claimed redundant ask none).
+  std::optional<Liveness> LiveStore;
+  auto live = [&]() -> Liveness & {
+    if (!LiveStore)
+      LiveStore.emplace(
+          Fn, *Cache, Liveness::Mode::Conservative, &NewOps, &LiveSummaries,
+          Focus.size() <= 64 ? ArrayRef<uint16_t>(Focus) : ArrayRef<uint16_t>(),
+          &Edits);
+    return *LiveStore;
+  };
   // Live sets around every op of a block, computed once per block (a
   // transaction may touch thousands of ops of one block).
   llvm::DenseMap<Block *, llvm::DenseMap<Operation *, std::pair<BitVector,
@@ -824,19 +906,37 @@ Verdict Legality::checkLiveValues(Transaction &T) {
     Block *B = Op->getBlock();
     auto &M = Around[B];
     if (M.empty()) {
-      Live.walkBackward(B, [&](Operation *X, const BitVector &LiveAfter) {
+      live().walkBackward(B, [&](Operation *X, const BitVector &LiveAfter) {
         M[X].second = LiveAfter;
       });
       // liveBefore(X) == liveAfter(previous op); the first op recomputes.
       for (Operation &X : *B) {
         Operation *P = X.getPrevNode();
-        M[&X].first = P ? M[P].second : Live.liveBefore(&X);
+        M[&X].first = P ? M[P].second : live().liveBefore(&X);
       }
     }
     return M[Op];
   };
-  auto liveBefore = [&](Operation *Op) { return around(Op).first; };
-  auto liveAfter = [&](Operation *Op) { return around(Op).second; };
+  // A few questions in a block (a rewrite's) are answered by walking
+  // forward from the op only as far as its units are decided, so that the
+  // cost does not grow with the block.
+  llvm::DenseMap<Block *, unsigned> Questions;
+  for (const Transaction::Entry &E : T.Log)
+    if (E.K == Transaction::Entry::Erase && !E.Op->getBlock() && !E.SameAs)
+      ++Questions[E.OldBlock];
+    else if (E.K == Transaction::Entry::Insert && E.Op->getBlock())
+      ++Questions[E.Op->getBlock()];
+  auto few = [&](Operation *Op) {
+    return Questions.lookup(Op->getBlock()) <= 4;
+  };
+  auto liveBefore = [&](Operation *Op, ArrayRef<uint16_t> Units) {
+    return few(Op) ? live().liveUnitsAt(Op, /*After=*/false, Units)
+                   : around(Op).first;
+  };
+  auto liveAfter = [&](Operation *Op, ArrayRef<uint16_t> Units) {
+    return few(Op) ? live().liveUnitsAt(Op, /*After=*/true, Units)
+                   : around(Op).second;
+  };
   // Units written by new / erased ops per block (replacements).
   llvm::DenseMap<Block *, UnitList> NewDefs, ErasedDefs;
   for (const Transaction::Entry &E : T.Log) {
@@ -899,7 +999,8 @@ Verdict Legality::checkLiveValues(Transaction &T) {
         if (!Next && E.OldNext && E.OldNext->getBlock() == E.OldBlock)
           Next = E.OldNext;
       }
-      BitVector L = Next ? liveBefore(Next) : Live.liveOut(E.OldBlock);
+      BitVector L =
+          Next ? liveBefore(Next, I.Defs) : live().liveOut(E.OldBlock);
       UnitList Lost;
       const UnitList &ND = NewDefs.lookup(E.OldBlock);
       for (uint16_t U : I.Defs)
@@ -914,7 +1015,7 @@ Verdict Legality::checkLiveValues(Transaction &T) {
     }
     if (E.K == Transaction::Entry::Insert && E.Op->getBlock()) {
       const InstInfo &I = Cache->get(E.Op);
-      BitVector L = liveAfter(E.Op);
+      BitVector L = liveAfter(E.Op, I.Defs);
       UnitList Clobbered;
       const UnitList &ED = ErasedDefs.lookup(E.Op->getBlock());
       for (uint16_t U : I.Defs)
@@ -965,9 +1066,16 @@ Verdict Legality::checkWaits(Transaction &T) {
   } else {
     Blocks.append(T.Touched.begin(), T.Touched.end());
   }
+  // With no memory op, wait or call edited, the ops left in place see the
+  // baseline's ops in flight, whose touches were recorded and are
+  // tolerated: only new and moved ops are checked.
+  llvm::SmallPtrSet<Operation *, 8> Only;
+  if (!T.MemoryTouched)
+    newOrMoved(T, Only);
   Verdict Result;
+  Replayer R{*W, *Cache, T.MemoryTouched ? nullptr : &Only};
   for (Block *B : Blocks) {
-    W->replay(B, [&](Operation *Op, const PendingState &S) {
+    R.replay(B, [&](Operation *Op, const PendingState &S) {
       if (!Result)
         return;
       const InstInfo &I = Cache->get(Op);
@@ -1058,16 +1166,45 @@ Verdict Legality::checkWaits(Transaction &T) {
 
 void Legality::affectedConsumers(const Transaction &T,
                                  SmallVectorImpl<Operation *> &Out) {
+  // A consumer's hazard pairs depend only on the ops its backward walk
+  // visits (HazardChecker::pairsFor stops MaxHazardWaitStates back, and
+  // softClause looks no further). In a touched block that walk meets the
+  // edit only from a seed on: a new or moved op, or the op that followed
+  // an erased or moved one (an op whose predecessor changed is one of
+  // these or follows a new or moved op). The other ops of the block keep
+  // their baseline pairs (BaseHazards), which are tolerated: leaving them
+  // out changes no verdict, and the rest keeps the order of the list of
+  // every op of the touched blocks (block order, then the successors).
+  llvm::SmallPtrSet<Block *, 4> TouchedSet(T.Touched.begin(), T.Touched.end());
+  llvm::DenseSet<Operation *> Window;
+  auto seed = [&](Operation *S) {
+    if (!S || !S->getBlock() || !TouchedSet.contains(S->getBlock()))
+      return;
+    Window.insert(S);
+    int Dist = 0;
+    for (Operation *Op = S->getNextNode(); Op; Op = Op->getNextNode()) {
+      Window.insert(Op);
+      Dist += int(Cache->get(Op).WaitStates);
+      if (Dist >= MaxHazardWaitStates)
+        break;
+    }
+  };
+  for (const Transaction::Entry &E : T.Log) {
+    if (E.K != Transaction::Entry::Erase)
+      seed(E.Op);
+    if (E.K != Transaction::Entry::Insert)
+      seed(E.OldNext);
+  }
+  // The successors, as far as a walk from their ops can reach back into a
+  // touched block (from its end, at most). A touched block met again (a
+  // loop) adds its first ops to the window.
+  SmallVector<Operation *, 32> Beyond;
   llvm::DenseSet<Operation *> Seen;
   std::deque<std::pair<Block *, int>> Work;
   llvm::DenseMap<Block *, int> Budget;
-  for (Block *B : T.Touched) {
-    for (Operation &Op : *B)
-      if (Seen.insert(&Op).second)
-        Out.push_back(&Op);
+  for (Block *B : T.Touched)
     for (Block *S : B->getSuccessors())
       Work.push_back({S, MaxHazardWaitStates});
-  }
   while (!Work.empty()) {
     auto [B, Left] = Work.front();
     Work.pop_front();
@@ -1075,11 +1212,14 @@ void Legality::affectedConsumers(const Transaction &T,
     if (BIt != Budget.end() && BIt->second >= Left)
       continue;
     Budget[B] = Left;
+    bool InTouched = TouchedSet.contains(B);
     int Dist = 0;
     bool Exhausted = false;
     for (Operation &Op : *B) {
-      if (Seen.insert(&Op).second)
-        Out.push_back(&Op);
+      if (InTouched)
+        Window.insert(&Op);
+      else if (Seen.insert(&Op).second)
+        Beyond.push_back(&Op);
       Dist += int(Cache->get(&Op).WaitStates);
       if (Dist >= Left) {
         Exhausted = true;
@@ -1090,6 +1230,19 @@ void Legality::affectedConsumers(const Transaction &T,
       for (Block *S : B->getSuccessors())
         Work.push_back({S, Left - Dist});
   }
+  llvm::DenseMap<Block *, SmallVector<Operation *, 32>> ByBlock;
+  for (Operation *Op : Window)
+    ByBlock[Op->getBlock()].push_back(Op);
+  for (Block *B : T.Touched) {
+    auto It = ByBlock.find(B);
+    if (It == ByBlock.end())
+      continue;
+    llvm::sort(It->second, [](Operation *X, Operation *Y) {
+      return X->isBeforeInBlock(Y);
+    });
+    Out.append(It->second.begin(), It->second.end());
+  }
+  Out.append(Beyond.begin(), Beyond.end());
 }
 
 Verdict Legality::checkHazards(Transaction &T) {
@@ -1123,12 +1276,39 @@ void Legality::updateBaseline(const Transaction &T) {
       BaseHazards.erase(E.Op);
     }
   SmallVector<Block *> Touched(T.Touched.begin(), T.Touched.end());
+  for (Block *B : Touched)
+    if (BaseFirstExecDef.count(B))
+      BaseFirstExecDef[B] = firstExecDef(T, B);
+  llvm::SmallPtrSet<Operation *, 8> Changed;
+  newOrMoved(T, Changed);
+  int64_t FnStart = -1;
+  if (auto A = Fn->getAttrOfType<IntegerAttr>("addr"))
+    FnStart = A.getInt();
   for (Block *B : Touched) {
     LiveSummaries.invalidate(B);
     auto &L = BaseOrder[B];
+    Operation *OldFirst = L.empty() ? nullptr : L.front();
     L.clear();
     for (Operation &Op : *B)
       L.push_back(&Op);
+    // The transaction passed checkStructure: no raw word, no op after the
+    // terminator, and no op of the old order but its first named by
+    // another function. Of the new order, only the new and moved ops and
+    // the old first op are left to look up.
+    BaseClean[B] = true;
+    bool Unreferenced = Refs;
+    auto named = [&](Operation *X) {
+      if (!X || X->getBlock() != B || X == &B->front())
+        return false;
+      int64_t Id = getInstId(X);
+      return Id >= 0 && Id != FnStart && Refs->otherThan(Id, Fn);
+    };
+    if (Unreferenced && named(OldFirst))
+      Unreferenced = false;
+    for (Operation *X : Changed)
+      if (Unreferenced && named(X))
+        Unreferenced = false;
+    BaseUnreferenced[B] = Unreferenced;
   }
   if (T.MemoryTouched) {
     BaseWaits = T.Fresh ? std::move(const_cast<Transaction &>(T).Fresh)
@@ -1142,16 +1322,76 @@ void Legality::updateBaseline(const Transaction &T) {
       All.push_back(&B);
     recordWaits(*BaseWaits, All);
   } else {
-    for (Block *B : Touched)
-      for (Operation &Op : *B) {
-        forgetUnwaited(&Op);
-        BaseSyncPending.erase(&Op);
-      }
-    recordWaits(*BaseWaits, Touched);
+    // The ops left in place see the same ops in flight: their records
+    // stand.
+    llvm::SmallPtrSet<Operation *, 8> Only;
+    newOrMoved(T, Only);
+    for (Operation *Op : Only) {
+      forgetUnwaited(Op);
+      BaseSyncPending.erase(Op);
+    }
+    recordWaits(*BaseWaits, Touched, &Only);
   }
   SmallVector<Operation *, 64> Consumers;
   affectedConsumers(T, Consumers);
   recordHazards(Consumers);
+}
+
+Operation *Legality::firstExecDef(const Transaction &T, Block *B) {
+  const RegUnitInfo &RU = Cache->units();
+  auto defines = [&](Operation *Op) {
+    return Liveness::definesExec(Cache->get(Op), RU);
+  };
+  auto It = BaseFirstExecDef.find(B);
+  if (It == BaseFirstExecDef.end()) {
+    Operation *First = nullptr;
+    for (Operation *Op : BaseOrder[B])
+      if (defines(Op)) {
+        First = Op;
+        break;
+      }
+    It = BaseFirstExecDef.try_emplace(B, First).first;
+  }
+  Operation *Base = It->second;
+  llvm::SmallPtrSet<Operation *, 8> Changed;
+  newOrMoved(T, Changed);
+  // The ops left in place keep their order: the baseline's first EXEC
+  // write stays the first of them unless the edit erased or moved it.
+  if (Base && (Base->getBlock() != B || Changed.contains(Base))) {
+    for (Operation &Op : *B)
+      if (defines(&Op))
+        return &Op;
+    return nullptr;
+  }
+  Operation *First = Base;
+  for (Operation *Op : Changed)
+    if (Op->getBlock() == B && defines(Op) &&
+        (!First || Op->isBeforeInBlock(First)))
+      First = Op;
+  return First;
+}
+
+bool Legality::baseClean(Block *B) {
+  auto [It, Inserted] = BaseClean.try_emplace(B, false);
+  if (Inserted) {
+    auto &Order = BaseOrder[B];
+    bool Clean = !Order.empty();
+    for (size_t I = 0; I < Order.size() && Clean; ++I) {
+      const InstInfo &Info = Cache->get(Order[I]);
+      Clean = Info.Kind != OpKind::Raw &&
+              (!Info.IsTerminator || I + 1 == Order.size());
+    }
+    BaseClean[B] = Clean;
+    return Clean;
+  }
+  return It->second;
+}
+
+void Legality::newOrMoved(const Transaction &T,
+                          SmallPtrSetImpl<Operation *> &Out) {
+  for (const Transaction::Entry &E : T.Log)
+    if (E.K != Transaction::Entry::Erase && E.Op->getBlock())
+      Out.insert(E.Op);
 }
 
 //===----------------------------------------------------------------------===//

@@ -10,7 +10,7 @@ using namespace llvm;
 using namespace mlir;
 using namespace asmevo;
 
-static bool definesExec(const InstInfo &I, const RegUnitInfo &RU) {
+bool Liveness::definesExec(const InstInfo &I, const RegUnitInfo &RU) {
   for (uint16_t U : I.Defs)
     if (!RU.isPseudo(U) && RU.kindOf(U) == RegKind::Special &&
         RU.specialName(U).starts_with("exec"))
@@ -20,7 +20,8 @@ static bool definesExec(const InstInfo &I, const RegUnitInfo &RU) {
 
 Liveness::Liveness(Operation *Fn, InstInfoCache &Cache, Mode M,
                    const llvm::DenseSet<Operation *> *IgnoreUses,
-                   LivenessSummaries *S, ArrayRef<uint16_t> Focus)
+                   LivenessSummaries *S, ArrayRef<uint16_t> Focus,
+                   const Editing *Edits)
     : Fn(Fn), Cache(Cache), M(M), IgnoreUses(IgnoreUses) {
   const RegUnitInfo &RU = Cache.units();
   NumUnits = RU.numUnits();
@@ -39,7 +40,13 @@ Liveness::Liveness(Operation *Fn, InstInfoCache &Cache, Mode M,
     for (Operation *Op : *IgnoreUses)
       if (Block *B = Op->getBlock())
         Fresh.insert(B);
+  if (Edits)
+    Fresh.insert(Edits->Blocks.begin(), Edits->Blocks.end());
   auto kept = [&](Block *B) { return S && !Fresh.contains(B); };
+  bool Focusing = !Focus.empty() && Focus.size() <= 64;
+  auto walkedForward = [&](Block *B) {
+    return Focusing && Edits && Edits->Blocks.contains(B);
+  };
 
   // Forward: where may EXEC differ from its launch value?
   bool IsKernel = isa<amdgcn::KernelOp>(Fn);
@@ -47,7 +54,13 @@ Liveness::Liveness(Operation *Fn, InstInfoCache &Cache, Mode M,
     ExecChangedIn[&B] = false;
     Operation *First = nullptr;
     bool Known = false;
-    if (kept(&B)) {
+    if (Edits)
+      if (auto It = Edits->FirstExecDef.find(&B);
+          It != Edits->FirstExecDef.end()) {
+        First = It->second;
+        Known = true;
+      }
+    if (!Known && kept(&B)) {
       auto It = S->Map.find(&B);
       if (It != S->Map.end()) {
         First = It->second.FirstExecDef;
@@ -84,6 +97,8 @@ Liveness::Liveness(Operation *Fn, InstInfoCache &Cache, Mode M,
   // ops' transfers, each of that form.
   llvm::DenseMap<Block *, LivenessSummaries::Entry> Local;
   for (Block &B : R) {
+    if (walkedForward(&B))
+      continue; // focusedTransfer
     LivenessSummaries::Entry &E = kept(&B) ? S->Map[&B] : Local[&B];
     bool ExecChanged = ExecChangedIn[&B];
     if (E.HasTransfer && E.ExecChanged == ExecChanged)
@@ -98,13 +113,13 @@ Liveness::Liveness(Operation *Fn, InstInfoCache &Cache, Mode M,
   auto entry = [&](Block *B) -> const LivenessSummaries::Entry & {
     return kept(B) ? S->Map.find(B)->second : Local.find(B)->second;
   };
-  if (!Focus.empty() && Focus.size() <= 64) {
+  if (Focusing) {
     solveFocused(
         [&](Block *B, bool Kill) {
           const LivenessSummaries::Entry &E = entry(B);
           return Kill ? &E.Kill : &E.Gen;
         },
-        Focus);
+        Focus, Edits);
     return;
   }
 
@@ -143,9 +158,56 @@ Liveness::Liveness(Operation *Fn, InstInfoCache &Cache, Mode M,
   }
 }
 
+std::pair<uint64_t, uint64_t> Liveness::focusedTransfer(Block *B) const {
+  // In = Gen | (Out & ~Kill) per unit: Gen when the first op touching the
+  // unit reads it, Kill when it overwrites it (what transferBackward
+  // composes to; Kill of a unit read first does not matter).
+  const RegUnitInfo &RU = Cache.units();
+  uint64_t Gen = 0, Kill = 0;
+  uint64_t Open = FocusUnits.size() == 64
+                      ? ~uint64_t(0)
+                      : (uint64_t(1) << FocusUnits.size()) - 1;
+  for (unsigned K = 0; K < FocusUnits.size(); ++K)
+    if (RU.isPseudo(FocusUnits[K]))
+      Open &= ~(uint64_t(1) << K); // never read or written
+  for (Operation &Op : *B) {
+    if (!Open)
+      break;
+    const InstInfo &I = Cache.get(&Op);
+    bool Ignore = IgnoreUses && IgnoreUses->contains(&Op);
+    if (!Ignore && Cache.unknownRegisters(&Op)) {
+      Gen |= Open;
+      break;
+    }
+    int VectorKills = -1;
+    for (uint64_t W = Open; W; W &= W - 1) {
+      unsigned K = llvm::countr_zero(W);
+      uint64_t Bit = uint64_t(1) << K;
+      uint16_t U = FocusUnits[K];
+      if (!Ignore && I.uses(U)) {
+        Gen |= Bit;
+        Open &= ~Bit;
+        continue;
+      }
+      if (!I.defines(U))
+        continue;
+      RegKind Kind = RU.kindOf(U);
+      if (Kind == RegKind::VGPR || Kind == RegKind::AGPR) {
+        if (VectorKills < 0)
+          VectorKills = killsFor(I) ? 1 : 0;
+        if (!VectorKills)
+          continue;
+      }
+      Kill |= Bit;
+      Open &= ~Bit;
+    }
+  }
+  return {Gen, Kill};
+}
+
 void Liveness::solveFocused(
     llvm::function_ref<const BitVector *(Block *, bool)> Tr,
-    ArrayRef<uint16_t> Focus) {
+    ArrayRef<uint16_t> Focus, const Editing *Edits) {
   Focused = true;
   for (uint16_t U : Focus)
     if (U < NumUnits && !llvm::is_contained(FocusUnits, U))
@@ -173,8 +235,12 @@ void Liveness::solveFocused(
   std::vector<llvm::SmallVector<unsigned, 2>> Succs(N), Preds(N);
   for (unsigned I = 0; I < N; ++I) {
     Block *B = Blocks[I];
-    Gen[I] = project(*Tr(B, false));
-    Kill[I] = project(*Tr(B, true));
+    if (Edits && Edits->Blocks.contains(B)) {
+      std::tie(Gen[I], Kill[I]) = focusedTransfer(B);
+    } else {
+      Gen[I] = project(*Tr(B, false));
+      Kill[I] = project(*Tr(B, true));
+    }
     if (!B->empty() && exitLive(Cache.get(&B->back())).any())
       Exit[I] = AllMC;
     for (Block *Succ : B->getSuccessors()) {
@@ -340,6 +406,60 @@ BitVector Liveness::liveAfter(Operation *Op) const {
 BitVector Liveness::liveBefore(Operation *Op) const {
   BitVector L = liveAfter(Op);
   transferBackward(Op, L);
+  return L;
+}
+
+BitVector Liveness::liveUnitsAt(Operation *Op, bool After,
+                                ArrayRef<uint16_t> Units) const {
+  const RegUnitInfo &RU = Cache.units();
+  BitVector L(NumUnits);
+  // Units not decided yet; per unit, the first op from Op on that reads it
+  // (live) or overwrites it (dead) decides, as transferBackward composes.
+  SmallVector<uint16_t, 8> Open;
+  for (uint16_t U : Units)
+    if (U < NumUnits && !llvm::is_contained(Open, U))
+      Open.push_back(U);
+  Operation *X = After ? Op->getNextNode() : Op;
+  for (; X && !Open.empty(); X = X->getNextNode()) {
+    const InstInfo &I = Cache.get(X);
+    bool Ignore = IgnoreUses && IgnoreUses->contains(X);
+    if (!Ignore && Cache.unknownRegisters(X)) {
+      // Reads every register (pseudo units are neither read nor written).
+      for (uint16_t U : Open)
+        if (!RU.isPseudo(U))
+          L.set(U);
+      llvm::erase_if(Open, [&](uint16_t U) { return !RU.isPseudo(U); });
+      continue;
+    }
+    int VectorKills = -1;
+    for (auto It = Open.begin(); It != Open.end();) {
+      uint16_t U = *It;
+      bool Read = !Ignore && !RU.isPseudo(U) && I.uses(U);
+      bool Killed = false;
+      if (!Read && !RU.isPseudo(U) && I.defines(U)) {
+        RegKind K = RU.kindOf(U);
+        if (K == RegKind::VGPR || K == RegKind::AGPR) {
+          if (VectorKills < 0)
+            VectorKills = killsFor(I) ? 1 : 0;
+          Killed = VectorKills;
+        } else {
+          Killed = true;
+        }
+      }
+      if (Read)
+        L.set(U);
+      if (Read || Killed)
+        It = Open.erase(It);
+      else
+        ++It;
+    }
+  }
+  if (!Open.empty()) {
+    const BitVector &Out = liveOut(Op->getBlock());
+    for (uint16_t U : Open)
+      if (U < Out.size() && Out.test(U))
+        L.set(U);
+  }
   return L;
 }
 

@@ -293,4 +293,96 @@ TEST(Liveness, FocusedMatchesFull) {
   EXPECT_TRUE(Focused.liveAfter(F->byId(0x8)).test(V1[0]));
 }
 
+TEST(Legality, HazardAcrossTheBackEdgeOfALongBlock) {
+  // Verification looks at the ops an edit can reach, not the whole block:
+  // here the consumer comes first in the block, far from the s_nop, and
+  // the s_nop reaches it only through the loop's back edge.
+  std::string Body = R"(
+    amdgcn.inst [0x0] v_mov_b32_e32 "v1, 1"
+    amdgcn.fallthrough ^bb1
+  ^bb1:
+    amdgcn.inst [0x8] global_load_dword "v0, v2, s[4:5]"
+)";
+  int64_t Addr = 0x10;
+  for (int I = 0; I < 40; ++I, Addr += 4)
+    Body += "    amdgcn.inst [" + std::to_string(Addr) + "] v_mov_b32_e32 \"v" +
+            std::to_string(10 + I % 8) + ", 0\"\n";
+  Body += "    amdgcn.inst [" + std::to_string(Addr) +
+          "] v_readfirstlane_b32 \"s4, v1\"\n";
+  Body += "    amdgcn.s_nop [" + std::to_string(Addr + 4) + "] 4\n";
+  Body += "    amdgcn.inst [" + std::to_string(Addr + 8) +
+          "] s_cmp_eq_u32 \"s0, s1\"\n";
+  Body += "    amdgcn.cbranch [" + std::to_string(Addr + 12) +
+          "] s_cbranch_scc1 ^bb1, ^bb2\n";
+  Body += "  ^bb2:\n    amdgcn.s_waitcnt [" + std::to_string(Addr + 16) +
+          "] vmcnt(0)\n    amdgcn.s_endpgm [" + std::to_string(Addr + 20) + "]";
+  auto F = parseFunction(Body);
+  Legality L(F->Fn);
+  Verdict V = L.canErase(F->byId(Addr + 4));
+  EXPECT_EQ(V.K, Verdict::Kind::Hazard) << V.Reason;
+  EXPECT_NE(V.Reason.find("hazard valu-sgpr-vmem"), std::string::npos)
+      << V.Reason;
+  EXPECT_NE(V.Reason.find("then [0x8] global_load_dword"), std::string::npos)
+      << V.Reason;
+  // A filler op far from both is erased; the s_nop still may not be.
+  EXPECT_TRUE(L.erase(F->byId(0x20)));
+  EXPECT_EQ(L.canErase(F->byId(Addr + 4)).K, Verdict::Kind::Hazard);
+}
+
+TEST(Liveness, ForwardAnswersMatchBackward) {
+  // liveUnitsAt walks forward from an op; liveBefore/liveAfter walk back
+  // from the block's end. Both, for every op and register of a block with
+  // an EXEC change, a partial write and an ignored use; also with the
+  // block being edited (its transfer found by walking forward).
+  auto F = parseFunction(R"(
+    amdgcn.inst [0x0] v_mov_b32_e32 "v2, 1"
+    amdgcn.fallthrough ^bb1
+  ^bb1:
+    amdgcn.inst [0x8] v_add_u32_e32 "v3, v2, v1"
+    amdgcn.inst [0xc] v_mov_b32_e32 "v2, 2"
+    amdgcn.inst [0x10] s_mov_b32 "s6, s7"
+    amdgcn.inst [0x14] s_and_saveexec_b64 "s[0:1], vcc"
+    amdgcn.inst [0x18] v_mov_b32_e32 "v4, v3"
+    amdgcn.inst [0x1c] v_mov_b32_sdwa "v5, v6 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:DWORD"
+    amdgcn.inst [0x24] s_add_u32 "s6, s6, 1"
+    amdgcn.inst [0x28] s_cmp_eq_u32 "s6, s8"
+    amdgcn.cbranch [0x2c] s_cbranch_scc1 ^bb1, ^bb2
+  ^bb2:
+    amdgcn.inst [0x30] global_store_dwordx4 "v[8:9], v[2:5], off"
+    amdgcn.s_endpgm [0x38])");
+  InstInfoCache Cache(*cantFail(amdgcn::getTargetInfoFor(F->Fn)));
+  const RegUnitInfo &RU = Cache.units();
+  std::vector<uint16_t> Units;
+  for (mlir::Operation *Op : F->Ops)
+    for (const auto *L : {&Cache.get(Op).Uses, &Cache.get(Op).Defs})
+      for (uint16_t U : *L)
+        if (!RU.isPseudo(U) && !llvm::is_contained(Units, U))
+          Units.push_back(U);
+  ASSERT_LE(Units.size(), 64u);
+  llvm::DenseSet<mlir::Operation *> Ignore{F->byId(0x18)};
+  mlir::Block *Loop = F->byId(0x8)->getBlock();
+  Liveness::Editing Edits;
+  Edits.Blocks.insert(Loop);
+  Edits.FirstExecDef[Loop] = F->byId(0x14);
+  for (bool Edited : {false, true}) {
+    Liveness Full(F->Fn, Cache, Liveness::Mode::Conservative, &Ignore);
+    LivenessSummaries S;
+    Liveness Focused(F->Fn, Cache, Liveness::Mode::Conservative, &Ignore, &S,
+                     Units, Edited ? &Edits : nullptr);
+    for (mlir::Operation *Op : F->Ops) {
+      llvm::BitVector Before = Full.liveBefore(Op), After = Full.liveAfter(Op);
+      llvm::BitVector FB = Focused.liveUnitsAt(Op, false, Units);
+      llvm::BitVector FA = Focused.liveUnitsAt(Op, true, Units);
+      for (uint16_t U : Units) {
+        EXPECT_EQ(Before.test(U), FB.test(U))
+            << Cache.describe(Op) << " before, "
+            << RU.describe(llvm::ArrayRef<uint16_t>(U));
+        EXPECT_EQ(After.test(U), FA.test(U))
+            << Cache.describe(Op) << " after, "
+            << RU.describe(llvm::ArrayRef<uint16_t>(U));
+      }
+    }
+  }
+}
+
 } // namespace

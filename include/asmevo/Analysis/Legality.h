@@ -44,6 +44,7 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <memory>
 
@@ -240,8 +241,20 @@ private:
   void affectedConsumers(const Transaction &T,
                          llvm::SmallVectorImpl<mlir::Operation *> &Out);
   void recordHazards(llvm::ArrayRef<mlir::Operation *> Consumers);
-  void recordWaits(const WaitcntAnalysis &W,
-                   llvm::ArrayRef<mlir::Block *> Blocks);
+  /// Only (when given): record these ops alone.
+  void
+  recordWaits(const WaitcntAnalysis &W, llvm::ArrayRef<mlir::Block *> Blocks,
+              const llvm::SmallPtrSetImpl<mlir::Operation *> *Only = nullptr);
+  /// The new and moved ops of T (still in a block): with no memory op, wait
+  /// or call edited, the only ops whose ops in flight may differ from the
+  /// baseline's.
+  static void newOrMoved(const Transaction &T,
+                         llvm::SmallPtrSetImpl<mlir::Operation *> &Out);
+  /// Whether the baseline's B holds no raw word and no terminator but its
+  /// last op (computed once, kept by updateBaseline).
+  bool baseClean(mlir::Block *B);
+  /// B's first op that writes EXEC as T leaves it (null: none).
+  mlir::Operation *firstExecDef(const Transaction &T, mlir::Block *B);
   void forgetUnwaited(mlir::Operation *Op);
 
   mlir::Operation *Fn;
@@ -272,6 +285,13 @@ private:
   /// they were made (a transaction's blocks are dropped when it commits or
   /// rolls back).
   LivenessSummaries LiveSummaries;
+  /// Each block's first op that writes EXEC in the baseline (null: none),
+  /// where known.
+  llvm::DenseMap<mlir::Block *, mlir::Operation *> BaseFirstExecDef;
+  /// checkStructure's per-block facts of the baseline: baseClean(), and
+  /// true when no function but this one names an op of the block but its
+  /// first (a PC-relative reference into its middle).
+  llvm::DenseMap<mlir::Block *, bool> BaseClean, BaseUnreferenced;
 };
 
 } // namespace asmevo

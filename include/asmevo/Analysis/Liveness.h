@@ -27,6 +27,7 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <unordered_map>
 
@@ -66,6 +67,16 @@ private:
 class Liveness {
 public:
   enum class Mode { Conservative, Dense };
+  /// Blocks an edit is changing (a legality check): their summaries would
+  /// be dropped right after, so none is kept for them; with a Focus only
+  /// the focus units' transfer is computed, walking forward from the
+  /// block's start until each unit is read or overwritten (not every op
+  /// of a long block each time). FirstExecDef: their first EXEC write
+  /// (null: none) where the owner knows it.
+  struct Editing {
+    llvm::SmallPtrSet<mlir::Block *, 4> Blocks;
+    llvm::DenseMap<mlir::Block *, mlir::Operation *> FirstExecDef;
+  };
   /// Uses by ops in IgnoreUses do not make registers live (legality: which
   /// registers does *original* code still read?). Summaries, when given,
   /// are reused for blocks that hold no op of IgnoreUses, and filled.
@@ -78,13 +89,21 @@ public:
            Mode M = Mode::Conservative,
            const llvm::DenseSet<mlir::Operation *> *IgnoreUses = nullptr,
            LivenessSummaries *Summaries = nullptr,
-           llvm::ArrayRef<uint16_t> Focus = {});
+           llvm::ArrayRef<uint16_t> Focus = {}, const Editing *Edits = nullptr);
+  /// Whether I writes EXEC (vector writes after it may be partial).
+  static bool definesExec(const InstInfo &I, const RegUnitInfo &RU);
 
   const llvm::BitVector &liveIn(mlir::Block *B) const;
   const llvm::BitVector &liveOut(mlir::Block *B) const;
   /// Registers live just after Op (recomputed by walking its block).
   llvm::BitVector liveAfter(mlir::Operation *Op) const;
   llvm::BitVector liveBefore(mlir::Operation *Op) const;
+  /// Which of Units are live just before Op (just after it when After):
+  /// the answer of liveBefore/liveAfter for these units, found by walking
+  /// forward from Op until each is read or overwritten (the block's
+  /// live-out for the others) instead of backward from the block's end.
+  llvm::BitVector liveUnitsAt(mlir::Operation *Op, bool After,
+                              llvm::ArrayRef<uint16_t> Units) const;
   /// Does Op's vector write replace the old value in every lane that
   /// matters? (Scalar writes always do.)
   bool kills(mlir::Operation *Op) const;
@@ -118,7 +137,9 @@ private:
   /// FocusIn/FocusOut on demand (unordered_map: references stay valid).
   void solveFocused(
       llvm::function_ref<const llvm::BitVector *(mlir::Block *, bool)> Tr,
-      llvm::ArrayRef<uint16_t> Focus);
+      llvm::ArrayRef<uint16_t> Focus, const Editing *Edits);
+  /// The focus units' transfer of B (Gen, Kill words) by a forward walk.
+  std::pair<uint64_t, uint64_t> focusedTransfer(mlir::Block *B) const;
   llvm::SmallVector<uint16_t, 8> FocusUnits;
   llvm::DenseMap<mlir::Block *, std::pair<uint64_t, uint64_t>> FocusWords;
   mutable std::unordered_map<mlir::Block *, llvm::BitVector> FocusIn, FocusOut;
