@@ -415,17 +415,13 @@ int main(int argc, char **argv) {
   verify::SparsePager Pager;
   Pager.MaxTouched = SparseLimit;
   // Every run maps the code object and the spec's buffers into a fresh
-  // memory; the pager learns the sparse ranges from the first.
-  bool PagerKnowsRanges = false;
+  // memory; the pager learns the sparse ranges from the first (a spec
+  // without sparse buffers leaves it empty on every run).
   auto mapAll = [&](Memory &M) -> Error {
     if (Error E = Emu.mapCodeObject(M))
       return E;
     verify::SparsePager Known;
-    if (Error E =
-            verify::mapSpecBuffers(Spec, M, PagerKnowsRanges ? &Known : &Pager))
-      return E;
-    PagerKnowsRanges = true;
-    return Error::success();
+    return verify::mapSpecBuffers(Spec, M, Pager.empty() ? &Pager : &Known);
   };
   RunOptions RO;
   RO.Threads = Threads;
