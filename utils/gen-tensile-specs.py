@@ -54,6 +54,21 @@ Kernels.so objects: the GSU helper kernels (Cijk_<D type>[_GB][_GA]
 BetaOnly, Cijk_<D type>[_GB]_PostGSU...), launched as generateBetaOnlyCall
 and generateOutputConversionCall do (helper_specs).
 
+hipSPARSELt objects (TensileLibrary_..._SPA|SPB_Type_...): TensileLite
+kernels (KernArgsVersion 2: "Gemm info", "kernel info0/1", "numWG" first),
+launched as TensileLite's ContractionSolution (kernelArgs, singleCallArgs;
+hipBLASLt 470b507, the tag hipSPARSELt builds with) does for one strided
+GEMM: a 1-D grid of tiles0 * tiles1 * batch workgroups; GSU 1, StaggerU 32,
+WGM 2 (tile) or 1; the sparse operand compressed and its metadata laid out
+as ContractionProblemGemm::normalizeSparse says (K/2 values a row, the
+transposed one packed; a metadata byte per 8 k of a row, [K/8, rows,
+batch]) holding random valid 2:4 index pairs (hipSPARSELt's
+compress_kernel's encoding); per variant an epilogue: tile none, edge a
+bias along M and relu, beta0 a bias and scaleAlphaVec along N and
+leakyrelu 0.5 (biasType f32, the compute type). The host check
+(bench/kernels/hostcheck.py check_sparse_gemm) decompresses the operand.
+Edges only in the dense operand's free size, no K tail (lite_edge).
+
 Not generated (counted on stderr): kernels whose arguments are not all
 understood, PostGSU kernels the host never launches (VW2 with a
 reduction) or whose workspace type the name does not say (half, no GSU
@@ -238,6 +253,11 @@ class Tensor:
 
     def elements(s):
         return 1 + sum(st * (sz - 1) for sz, st in zip(s.sizes, s.strides))
+
+    def slack(s, padded):
+        # elements past the tensor if its sizes were padded (fastest first)
+        return sum(st * (p - sz)
+                   for sz, st, p in zip(s.sizes, s.strides, padded))
 
 
 def scalar(ty, v, size):
@@ -544,24 +564,33 @@ def hostcheck(run, obj, spec_path, spec):
     import hostcheck as hc
     c = dict(spec['gemm'])
     names = {'S': 'f32', 'H': 'f16', 'D': 'f64', 'B': 'bf16', 'F8': 'fp8',
-             'B8': 'bf8'}
-    ab, cd, comp = c['types']
-    bt = c.get('type_b', ab)
-    dd = comp if c.get('ga') == 2 else cd
-    if (any(t not in names for t in (ab, bt, cd, dd)) or
-            names[dd] not in ('f32', 'f16', 'f64') or c['batch'] != 1 or
-            'regions' in spec or c.get('ga') == 1):
-        return None, ('not checked (the host check takes f32/f16/f64 D, '
-                      'batch 1, no SingleBuffer workspace)')
-    c['dtypes'] = {'a': names[ab], 'b': names[bt], 'c': names[cd],
-                   'd': names[dd]}
+             'B8': 'bf8', 'I8': 'i8'}
+    if c['kind'] == 'sparse_gemm':
+        # types A, B, D (C's), compute
+        if any(t not in names for t in c['types'][:3]):
+            return None, 'not checked (types the host check does not take)'
+        c['dtypes'] = dict(zip('abcd', (names[c['types'][i]]
+                                        for i in (0, 1, 2, 2))))
+        check = hc.check_sparse_gemm
+    else:
+        ab, cd, comp = c['types']
+        bt = c.get('type_b', ab)
+        dd = comp if c.get('ga') == 2 else cd
+        if (any(t not in names for t in (ab, bt, cd, dd)) or
+                names[dd] not in ('f32', 'f16', 'f64') or c['batch'] != 1 or
+                'regions' in spec or c.get('ga') == 1):
+            return None, ('not checked (the host check takes f32/f16/f64 D, '
+                          'batch 1, no SingleBuffer workspace)')
+        c['dtypes'] = {'a': names[ab], 'b': names[bt], 'c': names[cd],
+                       'd': names[dd]}
+        check = hc.check_gemm
     with tempfile.TemporaryDirectory() as out:
         p = subprocess.run([run, obj, '--kernel', spec['match'][1:-1],
                             '--spec', spec_path, '--out', out, '--quiet'],
                            capture_output=True, text=True)
         if p.returncode:
             return False, 'asmevo-run failed: ' + p.stderr.strip()[-300:]
-        return hc.check_gemm(c, out)
+        return check(c, out)
 
 
 def yaml_lite(text):
@@ -803,6 +832,298 @@ def helper_object(o, path, stem):
     return total, skipped
 
 
+# hipSPARSELt's TensileLite kernels (KernArgsVersion 2, universal arguments):
+# the layout is ContractionSolution's kernelArgs then singleCallArgs
+# (tensilelite, hipBLASLt 470b507, the tag hipSPARSELt builds with), names
+# from Signature.py; the compressed operand and its metadata as
+# ContractionProblemGemm::normalizeSparse lays them out and hipSPARSELt's
+# compress_kernel fills them (rocsparselt_compress.cpp).
+
+# activationType values the kernels compare with (their own code:
+# label_To_Activation_<name> after s_cmpk_eq_u32 sX, <value>; the values of
+# TensileLite's ActivationType enum up to Tanh)
+LITE_ACT = {'none': 0, 'abs': 1, 'clippedrelu': 2, 'leakyrelu': 4, 'relu': 5}
+
+# the epilogue each variant exercises: bias (factorDim of the vector or
+# None), scaleAlphaVec (factorDim or None), activation and its two scalars.
+# Every kernel calls its activation function (s_swappc_b64), none included.
+LITE_EPILOGUE = {
+    'tile': {'bias': None, 'sav': None, 'act': ('none', 0.0, 0.0)},
+    'edge': {'bias': 0, 'sav': None, 'act': ('relu', 0.0, 0.0)},
+    'beta0': {'bias': 1, 'sav': 1, 'act': ('leakyrelu', 0.5, 0.0)},
+    'sizes': {'bias': None, 'sav': None, 'act': ('none', 0.0, 0.0)},
+}
+
+# 2:4 metadata: a nibble per group of four k, the two kept positions
+# (idx0 | idx1 << 2, idx0 < idx1: compress_kernel's order)
+META_NIBBLES = (0x4, 0x8, 0xc, 0x9, 0xd, 0xe)
+
+
+def meta_file(outdir, n, seed):
+    """n metadata bytes of random valid 2:4 index pairs."""
+    fn = f'meta-{n}-{seed}.bin'
+    p = os.path.join(outdir, fn)
+    if not os.path.exists(p):
+        x = seed * 2654435761 % 2**32 or 1
+        out = bytearray()
+        for _ in range(n):
+            x ^= (x << 13) & 0xffffffff
+            x ^= x >> 17
+            x ^= (x << 5) & 0xffffffff
+            out.append(META_NIBBLES[x % 6] | META_NIBBLES[(x >> 8) % 6] << 4)
+        with open(p, 'wb') as f:
+            f.write(out)
+    return fn
+
+
+class Strided(Tensor):
+    """A tensor given by its sizes and strides (fastest first)."""
+
+    def __init__(s, sizes, strides, bpe):
+        s.letters, s.sizes, s.strides, s.bpe = None, sizes, strides, bpe
+
+
+def parse_lite_name(name):
+    """parse_name plus what TensileLite's names say otherwise: the sparse
+    operand (SPA/SPB), AssertFree0/1ElementMultiple both abbreviated AFEM
+    (in that order)."""
+    k = parse_name(name)
+    sp = re.search(r'_SP([AB])(?:ML\d+)?_', name)
+    if not k or not sp:
+        return None
+    k['sparse'] = sp.group(1)
+    em = [int(x) for x in re.findall(r'_AFEM(\d+)(?=_)', name)]
+    if len(em) == 2:
+        k['af0em'], k['af1em'] = em
+    k['asem'] = math.lcm(k['asem'], 8)  # the metadata's k/8 bytes
+    return k
+
+
+def lite_layout(k, M, N, K, batch, pad, bpe_a, bpe_b):
+    """(A, B, metadata) as the kernel reads them: the sparse operand
+    compressed (K/2 along k), its metadata [k/8 bytes, rows, batch]."""
+    size_of = {'i': M, 'j': N, 'k': batch, 'l': K}
+    A = Tensor(k['a'], size_of, pad, bpe_a)
+    B = Tensor(k['b'], size_of, pad, bpe_b)
+    if k['sparse'] == 'A':
+        # transposed A (Alik): packed [K/2, M]; else [M, K/2] keeping lda
+        if k['a'] == 'lik':
+            A = Strided([K // 2, M, batch], [1, K // 2, K // 2 * M], bpe_a)
+        else:
+            ld = A.strides[1]
+            A = Strided([M, K // 2, batch], [1, ld, ld * K // 2], bpe_a)
+        rows = M
+    else:
+        if k['b'] == 'jlk':
+            ld = B.strides[1]
+            B = Strided([N, K // 2, batch], [1, ld, ld * K // 2], bpe_b)
+        else:
+            B = Strided([K // 2, N, batch], [1, K // 2, K // 2 * N], bpe_b)
+        rows = N
+    meta = Strided([K // 8, rows, batch], [1, K // 8, K // 8 * rows], 1)
+    return A, B, meta
+
+
+def lite_spec(outdir, k, types, args, var):
+    """The arguments and launch of a hipSPARSELt TensileLite kernel: (args,
+    workgroups, check)."""
+    vname, M, N, K, batch, pad, alpha, beta = var
+    ab, cd, comp = types
+    bt = k.get('btype') or ab
+    epi = LITE_EPILOGUE[vname]
+    bab, bbb, bcd = TYPES[ab][0], TYPES[bt][0], TYPES[cd][0]
+    size_of = {'i': M, 'j': N, 'k': batch, 'l': K}
+    A, B, Meta = lite_layout(k, M, N, K, batch, pad, bab, bbb)
+    C = Tensor('ijk', size_of, pad, bcd)
+    D = Tensor('ijk', size_of, pad, bcd)
+    t0, t1 = -(-M // k['mt0']), -(-N // k['mt1'])
+    nwg = t0 * t1 * k['gsu'] * batch
+    seed = len(vname) * 7 + M + N + K
+    # Slack: at edges the kernel loads whole tiles and DepthU slabs (see
+    # make_spec); rows and k rounded up, k halved for the compressed
+    # operand, divided by 8 for the metadata.
+    pm, pn, pk = (roundup(M, k['mt0']), roundup(N, k['mt1']),
+                  roundup(K, k['du']))
+    extra = k['du'] + k['mt0'] + k['mt1']
+
+    pad_of = {'i': pm, 'j': pn, 'l': pk, 'k': batch}
+    sa = k['sparse'] == 'A'
+    def slack(t, padded=None):
+        if t.letters:
+            padded = [pad_of[c] for c in t.letters]
+        return t.slack(padded) + extra
+    slackA = slack(A, [pk // 2, pm, batch] if k['a'] == 'lik' else
+                   [pm, pk // 2, batch]) if sa else slack(A)
+    slackB = slack(B) if sa else slack(
+        B, [pn, pk // 2, batch] if k['b'] == 'jlk' else [pk // 2, pn, batch])
+    slackM = slack(Meta, [pk // 8, pm if sa else pn, batch])
+    bufs = {
+        'D': {'buffer_size': D.elements() * bcd, 'fill': f'random:{seed}'},
+        'C': buffer(outdir, cd, C.elements(), seed + 1),
+        'A': buffer(outdir, ab, A.elements() + slackA, seed + 2),
+        'B': buffer(outdir, bt, B.elements() + slackB, seed + 3),
+        'MetaData': {'buffer': meta_file(outdir, Meta.elements() + slackM,
+                                         seed + 4), 'readonly': True},
+    }
+    # epilogue vectors: compute-type (f32) integers along M (factorDim 0)
+    # or N (1); the bias one vector a batch (StrideBias apart) when batched
+    vec = {}
+    for key in ('bias', 'sav'):
+        dim = epi[key]
+        if dim is None:
+            continue
+        n = M if dim == 0 else N
+        stride = n if batch > 1 and key == 'bias' else 0
+        vec[key] = (dim, stride, n)
+        bufs[key] = buffer(outdir, comp, n + stride * (batch - 1),
+                           seed + (5 if key == 'bias' else 6))
+    if 'bias' in vec and 'sav' in vec and vec['bias'][0] != vec['sav'][0]:
+        raise ValueError('bias and scaleAlphaVec along different dims')
+    factor = next((v[0] for v in vec.values()), 0)
+    su = 32  # TensileLite's default StaggerU, StaggerUStride 256
+    try:
+        shift = max(0, math.ceil(math.log2(256 / (k['du'] * bab))))
+    except ValueError:
+        shift = 0
+    wgm = 2 if vname == 'tile' else 1
+    act, act_a, act_b = epi['act']
+    strides = {'D': D.strides, 'C': C.strides, 'A': A.strides,
+               'B': B.strides, 'Metadata': Meta.strides}
+    vals = {'Gemm info': {'u32': 1},  # one GEMM, arguments in the kernarg
+            'kernel info0': {'u32': k['gsu'] | (su | shift << 8) << 16},
+            # WGM, WorkGroupMappingXCC 1, XCC group -1 (the host's
+            # defaults when XCC mapping is off)
+            'kernel info1': {'u32': (wgm & 0xffff) | 1 << 16 |
+                             (-1 << 22) & 0xffffffff},
+            'numWG': {'u32': nwg},
+            'SizesFree0': {'u32': M}, 'SizesFree1': {'u32': N},
+            'SizesFree2': {'u32': batch}, 'SizesSum0': {'u32': K},
+            'AddressScaleAlphaVec': bufs.get('sav', {'u64': 0}),
+            'bias': bufs.get('bias', {'u64': 0}),
+            'biasType': {'u32': 0},  # DataType::Float, the compute type
+            'StrideBias': {'u32': vec.get('bias', (0, 0))[1]},
+            'factorDim': {'u32': factor},
+            'activationType': {'u32': LITE_ACT[act]}}
+    out = []
+    for a in args:
+        n, size = a.get('.name', '?'), a['.size']
+        m = re.fullmatch(r'stride(D|C|A|B|Metadata)([01])', n)
+        if n in bufs and n in 'DCAB' or n == 'MetaData':
+            out.append(bufs[n])
+        elif m and size == 4:
+            out.append({'u32': strides[m.group(1)][int(m.group(2)) + 1]})
+        elif n in ('alpha', 'beta', 'activationAlpha', 'activationBeta'):
+            v = {'alpha': alpha, 'beta': beta, 'activationAlpha': act_a,
+                 'activationBeta': act_b}[n]
+            out.append(scalar(comp, v, size))
+        elif n in vals and size in (4, 8):
+            out.append(vals[n])
+        else:
+            raise KeyError(f'argument {n} ({size} bytes)')
+    names = [a.get('.name') for a in args]
+    lay = lambda t, r, c: [t.strides[r], t.strides[c], t.strides[2]]
+    check = {'kind': 'sparse_gemm', 'm': M, 'n': N, 'k': K, 'batch': batch,
+             'alpha': alpha, 'beta': beta, 'types': [ab, bt, cd, comp],
+             'sparse': k['sparse'].lower(),
+             'a': names.index('A'), 'b': names.index('B'),
+             'c': names.index('C'), 'd': names.index('D'),
+             'meta': names.index('MetaData'),
+             # element (row or column, k, batch) of op(A), op(B) at
+             # r * layout[0] + k * layout[1] + batch * layout[2]; k over
+             # K/2 for the compressed one
+             'a_layout': lay(A, 0, 1) if k['a'] == 'ilk' else lay(A, 1, 0),
+             'b_layout': lay(B, 0, 1) if k['b'] == 'jlk' else lay(B, 1, 0),
+             'c_layout': C.strides, 'd_layout': D.strides,
+             'meta_layout': Meta.strides,
+             'act': [act, act_a, act_b]}
+    for key, (dim, stride, _) in vec.items():
+        check[key] = {'arg': names.index('bias' if key == 'bias' else
+                                         'AddressScaleAlphaVec'),
+                      'dim': dim, 'stride': stride}
+    return out, [nwg, 1, 1], check
+
+
+def lite_edge(k, v):
+    """The edge launch of a sparse kernel: only the dense operand's free
+    size is not a multiple of the tile, K is one DepthU. Past K, and past
+    the sparse operand's rows in its last tile, some kernels read the
+    metadata as 0 (out of range; observed on K0) and run SMFMAC with index
+    pair (0, 0) there, which the emulator refuses (the result of a pair that
+    is not increasing is not specified): such a launch would leave the
+    kernel undecided."""
+    vname, M, N, K, batch, pad, alpha, beta = v
+    if k['sparse'] == 'A':
+        M = fit(k, 0, k['mt0'], math.lcm(k['af0em'], k['mt0']))
+    else:
+        N = fit(k, 1, k['mt1'], math.lcm(k['af1em'], k['mt1']))
+    K = fit(k, 3, k['du'], math.lcm(k['asem'], k['du']))
+    return vname, M, N, K, batch, pad, alpha, beta
+
+
+def lite_kernel(o, d, path, idx, km, want):
+    """Specs of one hipSPARSELt TensileLite kernel: (count, [reasons it or
+    a launch was skipped])."""
+    name = km['.name']
+    k = parse_lite_name(name)
+    kt = kernel_types(name)
+    if not k:
+        return 0, ['TensileLite: name not understood']
+    if not kt or any(t not in TYPES for t in kt):
+        return 0, ['TensileLite: types not understood']
+    if k['wg'] > km.get('.max_flat_workgroup_size', 1024):
+        return 0, ['workgroup larger than the metadata allows']
+    types = (kt[0], kt[2], kt[3])
+    k['btype'] = kt[1]
+    k['ga'] = 0
+    args = known_args(km['.args'], False)
+    try:
+        if o.sizes:
+            v = [int(x) for x in o.sizes.split(',')] + [0]
+            vs = [('sizes', v[0], v[1], v[2], v[3], v[4], o.alpha, o.beta)]
+        else:
+            vs = [lite_edge(k, v) if v[0] == 'edge' else v
+                  for v in variants(k)]
+    except ValueError as e:
+        return 0, [f'asserted sizes: {e}']
+    n, why = 0, []
+    for var in vs:
+        if var[0] not in want and not o.sizes:
+            continue
+        if var[3] % 8:
+            why.append('TensileLite: K not a multiple of 8')
+            continue
+        try:
+            spec_args, wgs, check = lite_spec(d, k, types, args, var)
+        except (KeyError, ValueError) as e:
+            return n, why + [f'argument not understood: {e}']
+        vname, M, N, K, batch, pad, alpha, beta = var
+        act = check['act']
+        spec = {
+            'match': '^' + name + '$',
+            'about': f'hipSPARSELt {vname}: M={M} N={N} K={K} '
+                     f'batch={batch} pad={pad} alpha={alpha} beta={beta} '
+                     f'sparse {k["sparse"]} bias '
+                     f'{check.get("bias", {}).get("dim")} scaleAlphaVec '
+                     f'{check.get("sav", {}).get("dim")} activation '
+                     f'{act[0]} (MT{k["mt0"]}x{k["mt1"]}x{k["du"]})',
+            'gemm': check,
+            'workgroups': wgs,
+            'workgroup_size': [k['wg'], 1, 1],
+            'args': spec_args,
+        }
+        sp = os.path.join(d, f'{idx:04d}-{vname}.json')
+        with open(sp, 'w') as f:
+            f.write(dumps(spec))
+        n += 1
+        if o.check:
+            ok, msg = hostcheck(o.check, path, sp, spec)
+            if ok is False:
+                why.append('host check failed')
+            if ok is not None:
+                print(f'{"ok" if ok else "FAILED"} {sp}: {msg}')
+    return n, why
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('objects', nargs='+')
@@ -831,6 +1152,10 @@ def main():
         # 8-bit float objects mix types by kernel (F8B8B8S, B8F8SS): each
         # kernel's name says them
         by_name = not types and re.search(r'Type_(F8|B8)', base)
+        # hipSPARSELt's objects: TensileLite kernels whose names say their
+        # types (I8I8S: A and B int8, D int8, compute f32)
+        if re.search(r'_SP[AB]_Type_', base):
+            by_name = True
         stem = re.sub(r'^TensileLibrary_Type_|-gfx\w+\.co$|\.yaml$', '',
                       base)
         if base.startswith('Kernels.so'):
@@ -851,6 +1176,13 @@ def main():
         os.makedirs(d, exist_ok=True)
         for idx, km in enumerate(ks):
             name = km['.name']
+            if km['.args'] and km['.args'][0].get('.name') == 'Gemm info':
+                n, why = lite_kernel(o, d, path, idx, km, want)
+                total += n
+                bad += sum(1 for w in why if w == 'host check failed')
+                for w in why:
+                    skipped[w] = skipped.get(w, 0) + 1
+                continue
             k = parse_name(name)
             why = None
             if by_name:

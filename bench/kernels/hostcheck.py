@@ -28,6 +28,24 @@ D = alpha * op(A) op(B) + beta * C, compared exactly: the specs fill A, B
 and C with small integers (fill "int-f32"/"int-f16"), so every summation
 order gives the same result.
 
+Kind "sparse_gemm" (hipSPARSELt's TensileLite GEMMs, utils/gen-tensile-specs.py):
+  d, c, a, b, meta  argument indices; sparse "a" or "b": that operand is
+                  held compressed (K/2 values a row or column, two of every
+                  4 k) with a metadata byte per 4 values (2 bits each: the
+                  value's position in its group of 4 k)
+  m, n, k, batch  sizes (k the dense K)
+  a_layout, b_layout
+                  [row, k, batch] strides: element (i, kk, b) of op(A) at
+                  i * a_layout[0] + kk * a_layout[1] + b * a_layout[2] (kk
+                  over K/2 for the compressed one; same for op(B) by column)
+  c_layout, d_layout, meta_layout
+                  [1, ld, batch stride] (metadata: bytes)
+  alpha, beta, dtypes ("i8" also), act [type, alpha, beta] (none, abs,
+  relu, leakyrelu, clippedrelu: the f32 activations that are exact),
+  bias / sav {"arg", "dim" (0: along M, 1: along N), "stride" (a batch)}
+D = act(alpha * sav * op(A) op(B) + beta * C + bias), rounded to D's type
+(int8: half to even, saturated), compared exactly.
+
 Kind "prune_strip" (hipSPARSELt's 2:4 structured pruning along dimension 2):
   in, out         buffer argument indices; dtype "f16" or "f32"
   m, n            sizes; element (i, j) at i * stride1 + j * stride2
@@ -80,6 +98,8 @@ def _load(path, dtype):
                 for i in range(n)]
     if dtype in ("fp8", "bf8"):
         return [_fnuz8(b, 3 if dtype == "fp8" else 2) for b in raw]
+    if dtype == "i8":
+        return list(struct.unpack("<%db" % len(raw), raw))
     raise ValueError("unknown dtype %s" % dtype)
 
 
@@ -101,6 +121,15 @@ def _round(x, dtype):
         return x
     if dtype == "f16":
         return struct.unpack("<e", struct.pack("<e", x))[0]
+    if dtype == "bf16":
+        # round to nearest even from f32 (NaN and infinity not expected)
+        b = struct.unpack("<I", struct.pack("<f", x))[0]
+        b = (b + 0x7fff + (b >> 16 & 1)) >> 16 << 16
+        return struct.unpack("<f", struct.pack("<I", b))[0]
+    if dtype == "i8":
+        # TensileLite's int8 D: v_rndne_f32 (half to even, as round()),
+        # v_cvt_i32_f32, v_med3_i32 with -128 and 127
+        return max(-128, min(127, round(x)))
     raise ValueError("no rounding to %s" % dtype)
 
 
@@ -165,6 +194,104 @@ def check_gemm(c, outdir):
         return False, "the reference is all zeros: the check proves nothing"
     return True, ("D matches the host GEMM exactly (%dx%dx%d, %d nonzero "
                   "elements)" % (m, n, k, nonzero))
+
+
+# TensileLite's activations in f32 (tensilelite/Tensile/Activation.py):
+# the ones that are exact for exact inputs
+_ACT = {
+    "none": lambda x, a, b: x,
+    "abs": lambda x, a, b: abs(x),
+    "relu": lambda x, a, b: max(x, 0.0),
+    "leakyrelu": lambda x, a, b: x if x >= 0 else _round(x * a, "f32"),
+    "clippedrelu": lambda x, a, b: min(x, b) if x > a else 0.0,
+}
+
+
+def check_sparse_gemm(c, outdir):
+    """hipSPARSELt's GEMM with a 2:4 structured-sparse operand: D =
+    act(alpha * sav * op(A) op(B) + beta * C + bias) per batch, op(A) or
+    op(B) held compressed (K/2 values a row) with a metadata byte for every
+    4 of them (2 bits each: the value's position in its group of 4 k, the
+    two of a group strictly increasing)."""
+    dt = c["dtypes"]
+    if dt["d"] not in ("f32", "f16", "bf16", "i8"):
+        return None, "not checked (D of type %s)" % dt["d"]
+    act = c.get("act", ["none", 0, 0])
+    if act[0] not in _ACT:
+        return None, "not checked (activation %s is not exact)" % act[0]
+    arg = lambda i: os.path.join(outdir, "arg%d.bin" % c[i])
+    A, B, D = _load(arg("a"), dt["a"]), _load(arg("b"), dt["b"]), _load(
+        arg("d"), dt["d"])
+    C = _load(arg("c"), dt["c"]) if c["beta"] != 0 else None
+    with open(arg("meta"), "rb") as f:
+        meta = f.read()
+    m, n, k, batch = c["m"], c["n"], c["k"], c["batch"]
+    ml = c["meta_layout"]
+    alpha, beta = c["alpha"], c["beta"]
+
+    def rows(X, lay, count, sparse, b):
+        rs, ks, bs = lay
+        out = []
+        for r in range(count):
+            base = b * bs + r * rs
+            if not sparse:
+                out.append([X[base + kk * ks] for kk in range(k)])
+                continue
+            dense, mrow, prev = [0.0] * k, b * ml[2] + r * ml[1], 0
+            for cc in range(k // 2):
+                idx = meta[mrow + cc // 4] >> (2 * (cc % 4)) & 3
+                if cc % 2 and idx <= prev:
+                    raise ValueError("metadata pair not increasing at row "
+                                     "%d, k %d" % (r, cc))
+                prev = idx
+                dense[4 * (cc // 2) + idx] = X[base + cc * ks]
+            out.append(dense)
+        return out
+
+    vecs = {}
+    for key in ("bias", "sav"):
+        if key in c:
+            path = os.path.join(outdir, "arg%d.bin" % c[key]["arg"])
+            vecs[key] = (_load(path, "f32"), c[key]["dim"],
+                         c[key]["stride"])
+    bad, first, nonzero = 0, None, 0
+    for b in range(batch):
+        ra = rows(A, c["a_layout"], m, c["sparse"] == "a", b)
+        cb = rows(B, c["b_layout"], n, c["sparse"] == "b", b)
+        for j in range(n):
+            col = cb[j]
+            for i in range(m):
+                x = float(sum(map(operator.mul, ra[i], col)))
+                if "sav" in vecs:
+                    v, dim, _ = vecs["sav"]
+                    x *= v[i if dim == 0 else j]
+                x = alpha * x
+                if beta != 0:
+                    cl = c["c_layout"]
+                    x += beta * C[i + j * cl[1] + b * cl[2]]
+                if "bias" in vecs:
+                    v, dim, st = vecs["bias"]
+                    x += v[b * st + (i if dim == 0 else j)]
+                x = _round(x, "f32")
+                ref = _round(_ACT[act[0]](x, act[1], act[2]), dt["d"])
+                dl = c["d_layout"]
+                got = D[i + j * dl[1] + b * dl[2]]
+                nonzero += ref != 0
+                if got != ref and not (got != got and ref != ref):
+                    bad += 1
+                    if first is None:
+                        first = (b, i, j, got, ref)
+    if bad:
+        b, i, j, got, ref = first
+        return False, ("%d of %d elements of D differ from the host 2:4 "
+                       "sparse GEMM; first D[%d,%d] of batch %d = %r, "
+                       "expected %r" % (bad, m * n * batch, i, j, b, got,
+                                        ref))
+    if nonzero == 0:
+        return False, "the reference is all zeros: the check proves nothing"
+    return True, ("D matches the host 2:4 sparse GEMM exactly (%dx%dx%d, "
+                  "batch %d, %d nonzero elements)" % (m, n, k, batch,
+                                                      nonzero))
 
 
 def check_prune_strip(c, outdir):
