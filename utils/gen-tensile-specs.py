@@ -71,8 +71,7 @@ Edges only in the dense operand's free size, no K tail (lite_edge).
 
 Not generated (counted on stderr): kernels whose arguments are not all
 understood, PostGSU kernels the host never launches (VW2 with a
-reduction) or whose workspace type the name does not say (half, no GSU
-number).
+reduction, f32/f64 compute without a GSU number).
 """
 import argparse
 import json
@@ -751,10 +750,13 @@ def helper_specs(outdir, name, args):
     # not launched). Sizes here: VW1 M N batch = 4224 (4 R <= 80 * 256,
     # the fewest CUs of a gfx942, MI308X), VW2 57344 (> 110 * 512: an
     # MI308X or a gfx90a, MI210 104 or MI250X 110 CUs).
-    # Without a number (unroll unit 1): complex types, MultipleBuffer only
-    # (compute type = D's), loop over any gsu; bf16, only the SingleBuffer
-    # HPA conversion (gsu 1, alpha 1, beta 0); half either (the names
-    # collide): not generated.
+    # Without a number, the unroll unit is 1 (generateOutputConversionCall,
+    # SolutionStructs.py): a SingleBuffer conversion (globalAccumulation 1:
+    # the host passes gsu 1, alpha 1, beta 0) when the compute type is not
+    # D's (HPA: bf16, half with a 4-byte alpha), else a MultipleBuffer
+    # one whose compute type is neither f32 nor f64 (complex, half with a
+    # 2-byte alpha, int32), which loops over any gsu. Half's two kinds have
+    # the same name; the alpha's size says which one the object holds.
     mod, unit = p.group(3), p.group(4)
     vw, red = int(p.group(5) or 1), int(p.group(6) or 1)
     if vw > 1 and red > 1:
@@ -762,13 +764,13 @@ def helper_specs(outdir, name, args):
     alpha, beta = 2.0, -1.0
     if mod is not None:
         gsu = int(mod) + (int(unit) if unit else 0)
-    elif cd in 'CZ':
-        gsu = 3
-    elif cd == 'B':
+    elif comp != cd:
         gsu, alpha, beta = 1, 1.0, 0.0
+    elif comp not in 'SD':
+        gsu = 3
     else:
-        raise ValueError('PostGSU without a GSU number: the workspace '
-                         'type depends on the solution it was built for')
+        raise ValueError('PostGSU without a GSU number for an f32/f64 '
+                         'compute type: not built by Tensile')
     M, N, batch, pad = (256, 112, 2, 2) if vw > 1 else (64, 33, 2, 2)
     size_of = {'i': M, 'j': N, 'k': batch}
     C = Tensor('ijk', size_of, pad, bcd)
