@@ -40,7 +40,10 @@ region a tensor ("pointers", "regions": docs/run-spec.md).
 
 GlobalSplitU > 1 (solveTyped: a BetaOnly launch, the kernel, a PostGSU
 launch, as the solution's _GlobalAccumulation says; K at least MKFGSU *
-GSU when it accumulates globally): MultipleBuffer (_GSUAMB_) kernels get
+GSU when it accumulates globally; when that is above 8192, only the tile
+launch, with M a tile and a partial one, N a tile, batch 1; kernels whose
+launches cost more than LARGE_MACS multiply-adds or LARGE_AB bytes of A
+and B are skipped): MultipleBuffer (_GSUAMB_) kernels get
 a workspace as D and C (C a pointer to D's buffer) with packed strides
 (M, M * N), GSU parts of M * N * batch compute-type elements, random
 before; SingleBuffer (_GSUASB_) kernels whose compute type is D's add into
@@ -359,6 +362,11 @@ def variants(k):
     # beta 1 (D holds C) or 0 (D zero), see make_spec
     sb = gsu > 1 and not k.get('ga')
     out = []
+    if kmin > 8192:
+        # a K this large (MKFGSU * GSU) costs the emulator M N K: one launch
+        # only, M a tile and a partial one, N one tile, batch 1
+        m, n, kk, b = sizes(mt0 + max(1, mt0 // 2 - 1), mt1, kmin, 1)
+        return [('tile', m, n, kk, b, 0, 2.0, 1.0 if sb else -1.0)]
     m, n, kk, b = sizes(2 * mt0, 2 * mt1, max(2 * du * gsu, kmin), 2)
     out.append(('tile', m, n, kk, b, 0, 2.0, 1.0 if sb else -1.0))
     # edges: a partial second tile (the asserted multiples allowing), a K
@@ -370,6 +378,12 @@ def variants(k):
     m, n, kk, b = sizes(mt0, mt1, kmin, 1)
     out.append(('beta0', m, n, kk, b, 0, 1.0, 0.0))
     return out
+
+
+# what one launch may cost the emulator: multiply-adds (M N K batch) and
+# bytes of A and B
+LARGE_MACS = 1 << 31
+LARGE_AB = 64 << 20
 
 
 def known_args(meta_args, source):
@@ -1217,10 +1231,16 @@ def main():
                 why = f'asserted sizes: {e}'
                 skipped[why] = skipped.get(why, 0) + 1
                 continue
-            if any(v[1] * v[2] * v[4] > 1 << 22 or v[3] > 8192 for v in vs):
+            # budgets of the emulator's time (M N K batch multiply-adds) and
+            # memory (A and B)
+            bpe = TYPES[types[0]][0]
+            if any(v[1] * v[2] * v[4] > 1 << 22 or
+                   v[1] * v[2] * v[3] * v[4] > LARGE_MACS or
+                   (v[1] + v[2]) * v[3] * v[4] * bpe > LARGE_AB for v in vs):
                 why = 'asserted sizes too large for the emulator'
                 if k['ga'] and k['mkf'] * k['gsu'] > 8192:
-                    why = 'K >= MKFGSU * GSU above 8192'
+                    why = ('K >= MKFGSU * GSU: M N K or A and B above the '
+                           'budget')
                 skipped[why] = skipped.get(why, 0) + 1
                 continue
             for var in vs:
