@@ -1019,7 +1019,18 @@ def lite_spec(outdir, k, types, args, var):
             'biasType': {'u32': 0},  # DataType::Float, the compute type
             'StrideBias': {'u32': vec.get('bias', (0, 0))[1]},
             'factorDim': {'u32': factor},
-            'activationType': {'u32': LITE_ACT[act]}}
+            'activationType': {'u32': LITE_ACT[act]},
+            # MultipleBufferSingleKernel (_GSUAMBSK_) solutions append D
+            # again, the cross-workgroup synchronizer (zeros, the size
+            # requiredWorkspaceSize gives it) and GSUSync 0
+            # (generateSingleCall, globalAccumulation 3)
+            'Synchronizer': {'buffer_size': t0 * t1 * max(1, k['wg'] // 64)
+                             * 4, 'fill': 'zero'},
+            'GSUSync': {'u32': 0}}
+    names = [a.get('.name') for a in args]
+    if 'D' in names:
+        vals['dstD'] = {'bytes': '00' * 8,
+                        'pointers': [{'offset': 0, 'to': names.index('D')}]}
     out = []
     for a in args:
         n, size = a.get('.name', '?'), a['.size']
@@ -1036,7 +1047,6 @@ def lite_spec(outdir, k, types, args, var):
             out.append(vals[n])
         else:
             raise KeyError(f'argument {n} ({size} bytes)')
-    names = [a.get('.name') for a in args]
     lay = lambda t, r, c: [t.strides[r], t.strides[c], t.strides[2]]
     check = {'kind': 'sparse_gemm', 'm': M, 'n': N, 'k': K, 'batch': batch,
              'alpha': alpha, 'beta': beta, 'types': [ab, bt, cd, comp],
