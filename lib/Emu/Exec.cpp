@@ -452,6 +452,8 @@ static inline const Inst *stepInstructionImpl(Wave &W, const StepEnv &E) {
       ++C.ApproxCount[I->Index];
       if (Sh.Mem->Obs) // verification hook
         approxHookBefore(W, *I);
+      C.D16Zero =
+          I->D16Unspecified && !(Sh.Mem->Obs && Sh.Mem->Obs->keepD16Unused());
     }
     if (O.Profile) {
       if (C.Profile.size() <= I->Index)
@@ -493,6 +495,7 @@ static inline const Inst *stepInstructionImpl(Wave &W, const StepEnv &E) {
     }
     if (C.ApproxPending) // verification hook
       approxHookAfter(W, *I);
+    C.D16Zero = false;
     if (I->IsMem && I->MemCounters && W.St != Wave::Failed) {
       W.SB.issue(I->PC,
                  (I->MemCounters & 1) | ((I->MemCounters & 6) ? 2 : 0),
@@ -1156,9 +1159,12 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
         RR.ProfileText[I->PC - P.LoadBase] = P.text(*I);
       }
     for (size_t J = 0; J < Approx.size() && J < P.ByIndex.size(); ++J)
-      if (Approx[J] && P.ByIndex[J]->D)
+      if (Approx[J] && P.ByIndex[J]->D) {
         RR.ApproximateOps[baseMnemonic(P.ByIndex[J]->D->Mnemonic).str()] +=
             Approx[J];
+        if (P.ByIndex[J]->D16Unspecified)
+          RR.D16UnspecifiedLoads += Approx[J];
+      }
   }
   if (Timed)
     Timed->finish(RR);
@@ -1187,6 +1193,7 @@ SnippetResult runSnippet(StringRef CPU, ArrayRef<uint8_t> Code,
   Program P;
   P.TI = *TI;
   P.IsGfx942 = CPU != "gfx90a";
+  P.D16UnusedUnspecified = !StringRef(Init.Features).contains("-sramecc");
   P.LoadBase = Emulator::CodeLoadBase;
   std::vector<uint8_t> Bytes(Code.begin(), Code.end());
   Program::CodeRange CR;

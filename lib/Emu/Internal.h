@@ -109,6 +109,9 @@ struct Inst {
   bool IsAtomic = false;   // atomic memory op (interleaved scheduling)
   uint8_t MemCounters = 0; // 1 = VM, 2 = LGKM in order, 4 = LGKM out of order
   Fidelity Fid = Fidelity::Exact;
+  // A D16 load whose unused half the hardware does not specify: the code
+  // object may run with SRAM ECC on (see Ctx::D16Zero).
+  bool D16Unspecified = false;
   const OpInfo *Info = nullptr;
   const DecodedInst *D = nullptr;
   uint32_t Index = 0; // dense index (profile)
@@ -140,6 +143,9 @@ void registerSalu(OpTable &T);
 void registerValu(OpTable &T);
 void registerMem(OpTable &T);
 void registerMfma(OpTable &T);
+/// A D16 load (FLAT/GLOBAL/SCRATCH, MUBUF or DS) that writes one half of its
+/// destination VGPR.
+bool isD16Load(const OpInfo &Info);
 llvm::StringRef baseMnemonic(llvm::StringRef M);
 
 class Program;
@@ -425,6 +431,9 @@ struct Ctx {
   // Verification hook: per-lane masks of the approximate op being executed.
   bool ApproxPending = false;
   uint32_t ApproxMask[64] = {};
+  // Set while a D16 load with Inst::D16Unspecified runs: the unused half of
+  // its destination is zeroed (the plain rule) instead of kept.
+  bool D16Zero = false;
   Region *findRegion(uint64_t Addr, uint64_t Len, bool Write = false,
                      unsigned Wave = ~0u, unsigned Lane = 64) {
     if (Sh->Mem->Obs) { // verification hook (VerifyHooks.cpp)
@@ -448,6 +457,10 @@ public:
   TargetInfo *TI = nullptr;
   const CodeObject *CO = nullptr;
   bool IsGfx942 = false;
+  // The code object does not say "-sramecc": it may run with SRAM ECC on,
+  // where LLVM does not rely on D16 loads keeping the unused half
+  // (GCNSubtarget::d16PreservesUnusedBits: !TargetID.isSramEccOnOrAny()).
+  bool D16UnusedUnspecified = false;
   uint64_t LoadBase = 0;
   struct CodeRange {
     uint64_t Begin = 0, End = 0; // loaded vaddrs

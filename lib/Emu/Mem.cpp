@@ -74,10 +74,13 @@ void scatterResult(Wave &W, const Opnd &D, unsigned L, const uint8_t *B,
   if (auxSext(Aux))
     V = N == 1 ? uint32_t(int32_t(int8_t(V))) : uint32_t(int32_t(int16_t(V)));
   unsigned D16 = auxD16(Aux);
+  // Without SRAM ECC the other half is kept (LLVM relies on it); with it,
+  // it is zeroed in plain runs (Ctx::D16Zero, an approximate result).
+  uint32_t Keep = W.C->D16Zero ? 0 : P[L];
   if (D16 == 1)
-    P[L] = (P[L] & 0xffff0000u) | (V & 0xffff);
+    P[L] = (Keep & 0xffff0000u) | (V & 0xffff);
   else if (D16 == 2)
-    P[L] = (P[L] & 0xffff) | (V << 16);
+    P[L] = (Keep & 0xffff) | (V << 16);
   else
     P[L] = V;
 }
@@ -1109,6 +1112,11 @@ unsigned atomicOpCode(StringRef Name) {
       .Case("inc", AInc)
       .Case("dec", ADec)
       .Default(0);
+}
+
+bool isD16Load(const OpInfo &Info) {
+  return (Info.Fn == hFlat || Info.Fn == hBuf || Info.Fn == hDs) &&
+         auxKind(Info.Aux) == Load && auxD16(Info.Aux) != 0;
 }
 
 void registerMem(OpTable &T) {

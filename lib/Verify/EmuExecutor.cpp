@@ -70,9 +70,11 @@ uint64_t mix64(uint64_t X) {
 class RunObserver : public emu::Memory::Observer {
 public:
   RunObserver(ApproxLog *Log, uint64_t Salt, uint64_t Poison,
-              SparsePager *Pager)
-      : Log(Log), Salt(Salt), Poison(Poison), Pager(Pager) {}
+              SparsePager *Pager, bool KeepD16)
+      : Log(Log), Salt(Salt), Poison(Poison), Pager(Pager),
+        KeepD16(KeepD16 || Salt) {}
   uint64_t poisonSeed() override { return Poison; }
+  bool keepD16Unused() override { return KeepD16; }
   emu::Region *access(emu::Memory &M, uint64_t Addr, uint64_t Len,
                       bool) override {
     return Pager ? Pager->access(M, Addr, Len) : M.find(Addr, Len);
@@ -93,6 +95,7 @@ private:
   ApproxLog *Log;
   uint64_t Salt, Poison;
   SparsePager *Pager;
+  bool KeepD16;
   std::mutex Mu;
 };
 
@@ -188,9 +191,10 @@ public:
     auto runOnce = [&](emu::Memory &Mem) {
       Res = ExecResult();
       RunObserver Obs(Opts.LogApprox ? &Res.Approx : nullptr, Opts.ApproxSalt,
-                      Opts.PoisonSeed, Pager.empty() ? nullptr : &Pager);
+                      Opts.PoisonSeed, Pager.empty() ? nullptr : &Pager,
+                      Opts.KeepD16Unused);
       if (Opts.LogApprox || Opts.ApproxSalt || Opts.PoisonSeed ||
-          !Pager.empty())
+          Opts.KeepD16Unused || !Pager.empty())
         Mem.Obs = &Obs;
       emu::RunOptions RO;
       // The pager maps regions during the run: one host thread.
@@ -212,6 +216,7 @@ public:
     Res.Kind = RR.Kind;
     Res.Message = RR.Message;
     Res.ApproximateOps = RR.ApproximateOps;
+    Res.D16UnspecifiedLoads = RR.D16UnspecifiedLoads;
     Res.WaveInstructions = RR.WaveInstructions;
     Res.Seconds = RR.Seconds;
     Res.Profile = std::move(RR.Profile);

@@ -528,6 +528,35 @@ Reference::create(std::shared_ptr<const ParsedCodeObject> K0, StringRef Kernel,
       }
       Salted = std::move(*S);
     }
+    if (R->D16UnspecifiedLoads) {
+      // K0 runs D16 loads whose unused half the hardware does not specify
+      // (SRAM ECC on or any): zeroed above; a result that changes when
+      // they keep it is not one the hardware is known to give.
+      ExecOptions KO = I.execOptions(In, 0, Opts.Budget, false);
+      KO.KeepD16Unused = true;
+      auto Kept16 = I.Exec->run(In.Image, KO);
+      std::string Why;
+      if (!Kept16)
+        Why = toString(Kept16.takeError());
+      else if (!Kept16->ok())
+        Why = "K0 fails when they keep it: " + Kept16->Message;
+      else
+        Why = firstDifference(R->Regions, Kept16->Regions);
+      if (!Why.empty()) {
+        I.Undecidable = Evidence{
+            In.Name,
+            "K0's result depends on the unused half of D16 loads, which "
+            "the hardware does not specify with SRAM ECC (the code object "
+            "does not say sramecc-): " +
+                Why,
+            formatv("  {0} D16 load(s) executed; the first run zeroes the "
+                    "unused half, the second keeps it, as without SRAM "
+                    "ECC; see docs/emulator.md",
+                    R->D16UnspecifiedLoads)
+                .str()};
+        return Ref;
+      }
+    }
     I.R0.push_back(std::move(*R));
     I.R0Salted.push_back(std::move(Salted));
     Kept.push_back(std::move(In));

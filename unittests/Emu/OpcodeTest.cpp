@@ -561,6 +561,119 @@ TEST(EmuMemory, StoreD16Hi) {
   EXPECT_EQ(R.State.V[3][0], 0x5678u);
 }
 
+// D16 loads: without SRAM ECC ("-sramecc") the unused half of the
+// destination is kept, as LLVM assumes (GCNSubtarget::
+// d16PreservesUnusedBits); with it on or "any" the hardware's unused half is
+// not specified: an approximate result, zeroed in plain runs and kept when a
+// verifier's observer asks for the other rule (docs/emulator.md).
+struct D16Form {
+  const char *Load; // "<load> v1, <addr>"
+  bool Hi;          // writes the high half
+  uint16_t Value;   // the 16 bits it writes (hand-derived)
+};
+// Global buffer word 0 is 1000 = 0x000003e8; LDS bytes 8..9 are 0x34 0x12
+// and byte 10 is 0x80.
+const D16Form D16Forms[] = {
+    {"global_load_short_d16 v1, v0, s[0:1]", false, 0x03e8},
+    {"global_load_short_d16_hi v1, v0, s[0:1]", true, 0x03e8},
+    {"global_load_ubyte_d16 v1, v0, s[0:1]", false, 0x00e8},
+    {"global_load_sbyte_d16_hi v1, v0, s[0:1]", true, 0xffe8},
+    {"ds_read_u16_d16 v1, v2 offset:8", false, 0x1234},
+    {"ds_read_u16_d16_hi v1, v2 offset:8", true, 0x1234},
+    {"ds_read_i8_d16 v1, v2 offset:10", false, 0xff80},
+    {"ds_read_u8_d16_hi v1, v2 offset:10", true, 0x0080},
+};
+
+struct D16Snip : MemSnip {
+  explicit D16Snip(const char *Features) {
+    S.Features = Features;
+    for (unsigned L = 0; L < 64; ++L) {
+      S.V[1][L] = 0xaaaa5555u;
+      S.V[2][L] = 0; // LDS address
+    }
+    S.Lds[8] = 0x34;
+    S.Lds[9] = 0x12;
+    S.Lds[10] = 0x80;
+  }
+  // Lane 0's v1 after the load (lane 4 is inactive: EXEC = 0xf).
+  uint32_t load(const D16Form &F) {
+    auto R = run({F.Load, "s_waitcnt vmcnt(0) lgkmcnt(0)"});
+    EXPECT_TRUE(R.Run.ok()) << F.Load << ": " << R.Run.Message;
+    EXPECT_EQ(R.State.V[1][4], 0xaaaa5555u) << F.Load;
+    return R.State.V[1][0];
+  }
+};
+
+uint32_t d16Expect(const D16Form &F, uint32_t Other) {
+  return F.Hi ? uint32_t(F.Value) << 16 | (Other & 0xffff)
+              : (Other & 0xffff0000u) | F.Value;
+}
+
+TEST(EmuMemory, D16KeepsUnusedHalfWithoutSramEcc) {
+  for (const char *CPU : {"gfx942", "gfx90a"}) {
+    D16Snip T("-sramecc");
+    T.CPU = CPU;
+    for (const D16Form &F : D16Forms)
+      EXPECT_EQ(T.load(F), d16Expect(F, 0xaaaa5555u)) << CPU << " " << F.Load;
+    // Exact here: not refused as approximate.
+    T.Opts.RefuseApproximate = true;
+    EXPECT_EQ(T.load(D16Forms[0]), d16Expect(D16Forms[0], 0xaaaa5555u));
+  }
+}
+
+TEST(EmuMemory, D16ZeroesUnusedHalfUnderSramEcc) {
+  for (const char *Features : {"+sramecc", "", "+sramecc,-xnack"}) {
+    D16Snip T(Features);
+    for (const D16Form &F : D16Forms)
+      EXPECT_EQ(T.load(F), d16Expect(F, 0)) << Features << " " << F.Load;
+    // An approximate result: refused on request.
+    T.Opts.RefuseApproximate = true;
+    for (const D16Form &F : D16Forms) {
+      auto R = T.run({F.Load, "s_waitcnt vmcnt(0) lgkmcnt(0)"});
+      EXPECT_EQ(R.Run.Kind, ErrorKind::Approximate) << F.Load;
+    }
+  }
+}
+
+// A verifier's observer asks for the other rule: the unused half is kept.
+TEST(EmuMemory, D16KeepsUnusedHalfWhenObserverAsks) {
+  struct KeepD16 : Memory::Observer {
+    unsigned Calls = 0;
+    Region *access(Memory &M, uint64_t A, uint64_t L, bool) override {
+      return M.find(A, L);
+    }
+    uint32_t approx(uint64_t, unsigned, unsigned, uint64_t) override {
+      ++Calls;
+      return 0;
+    }
+    bool keepD16Unused() override { return true; }
+  } Obs;
+  for (const char *Features : {"+sramecc", ""}) {
+    D16Snip T(Features);
+    T.M.Obs = &Obs;
+    Obs.Calls = 0;
+    for (const D16Form &F : D16Forms)
+      EXPECT_EQ(T.load(F), d16Expect(F, 0xaaaa5555u))
+          << Features << " " << F.Load;
+    // Each load was reported as an approximate operation.
+    EXPECT_EQ(Obs.Calls, std::size(D16Forms)) << Features;
+    T.M.Obs = nullptr;
+  }
+}
+
+// Stores and full-width loads are not affected by the setting.
+TEST(EmuMemory, D16StoresAndWideLoadsUnderSramEcc) {
+  D16Snip T("");
+  T.Opts.RefuseApproximate = true;
+  auto R = T.run({"global_store_short_d16_hi v0, v1, s[0:1] offset:2",
+                  "global_load_ushort v3, v0, s[0:1]", "s_waitcnt vmcnt(0)"});
+  RUN_OK(R);
+  EXPECT_EQ(R.State.V[3][0], 0x03e8u);
+  uint16_t H;
+  std::memcpy(&H, T.Buf->Data.data() + 2, 2);
+  EXPECT_EQ(H, 0xaaaau);
+}
+
 TEST(EmuMemory, SmemOutOfOrder) {
   MemSnip T;
   auto R = T.run({"s_load_dword s4, s[0:1], 0x0", "ds_read_b32 v1, v0",

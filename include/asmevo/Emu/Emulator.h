@@ -110,6 +110,11 @@ public:
     /// seed (workgroup and wave), not zero, so a kernel that reads them
     /// sees what hardware could give it.
     virtual uint64_t poisonSeed() { return 0; }
+    /// D16 loads of a code object that may run with SRAM ECC on (it does
+    /// not say "-sramecc") are approximate opcodes: the unused half of the
+    /// destination is not specified there. false (plain runs): it is
+    /// zeroed; true: it is kept, as without SRAM ECC. A verifier runs both.
+    virtual bool keepD16Unused() { return false; }
     /// The work-item of the next access() call: workgroup (linear), wave in
     /// the workgroup, lane (64: the wave's scalar unit). Lets a verifier
     /// tell which accesses of a dispatch come from different work-items.
@@ -190,6 +195,9 @@ struct RunResult {
   double Seconds = 0;
   /// Approximate opcodes executed (mnemonic -> wave-instruction count).
   std::map<std::string, uint64_t> ApproximateOps;
+  /// Of those, D16 loads whose unused half is not specified (SRAM ECC on or
+  /// any; Memory::Observer::keepD16Unused).
+  uint64_t D16UnspecifiedLoads = 0;
   /// --profile: executed wave-instructions per PC (code-object vaddr).
   std::map<uint64_t, uint64_t> Profile;
   /// Disassembly per profiled PC.
@@ -282,6 +290,9 @@ struct SnippetState {
   uint32_t Mode = 0x3f0; // MODE: round nearest, f32/f64 denormals on
   bool Ieee = true;
   std::vector<uint8_t> Lds = std::vector<uint8_t>(4096);
+  /// Input only: the code object's SRAM ECC setting as in its LLVM feature
+  /// string ("-sramecc", "+sramecc"; "" is any), which decides D16 loads.
+  std::string Features;
 };
 struct SnippetResult {
   RunResult Run;

@@ -84,6 +84,10 @@ struct ExecOptions {
   /// result flips by a hash of Salt and the operation's key), i.e. run under
   /// another admissible implementation of the approximate functions.
   uint64_t ApproxSalt = 0;
+  /// Emulator: D16 loads whose unused half the hardware does not specify
+  /// (SRAM ECC on or any) keep it instead of zeroing it, the other
+  /// approximate opcodes unperturbed (a non-zero ApproxSalt keeps it too).
+  bool KeepD16Unused = false;
   /// Non-zero (emulator): registers, LDS and scratch that the dispatch ABI
   /// leaves undefined start with pseudo-random values from this seed.
   uint64_t PoisonSeed = 0;
@@ -107,6 +111,9 @@ struct ExecResult {
   /// the executor's writable code object segments (K = Segment).
   std::vector<MemRegion> Regions;
   std::map<std::string, uint64_t> ApproximateOps;
+  /// Emulator: executed D16 loads whose unused half is not specified
+  /// (emu::RunResult::D16UnspecifiedLoads).
+  uint64_t D16UnspecifiedLoads = 0;
   ApproxLog Approx;
   uint64_t WaveInstructions = 0;
   double Seconds = 0;
