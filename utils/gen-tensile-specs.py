@@ -577,7 +577,7 @@ def hostcheck(run, obj, spec_path, spec):
     import hostcheck as hc
     c = dict(spec['gemm'])
     names = {'S': 'f32', 'H': 'f16', 'D': 'f64', 'B': 'bf16', 'F8': 'fp8',
-             'B8': 'bf8', 'I8': 'i8'}
+             'B8': 'bf8', 'I8': 'i8', 'I': 'i32'}
     if c['kind'] == 'sparse_gemm':
         # types A, B, D (C's), compute
         if any(t not in names for t in c['types'][:3]):
@@ -868,7 +868,11 @@ LITE_EPILOGUE = {
     'edge': {'bias': 0, 'sav': None, 'act': ('relu', 0.0, 0.0)},
     'beta0': {'bias': 1, 'sav': 1, 'act': ('leakyrelu', 0.5, 0.0)},
     'sizes': {'bias': None, 'sav': None, 'act': ('none', 0.0, 0.0)},
+    # GSU 3 of a MultipleBuffer solution: the parts go to the workspace
+    # raw, the PostGSU kernel applies the epilogue
+    'gsu': {'bias': None, 'sav': None, 'act': ('none', 0.0, 0.0)},
 }
+LITE_GSU = 3
 
 # 2:4 metadata: a nibble per group of four k, the two kept positions
 # (idx0 | idx1 << 2, idx0 < idx1: compress_kernel's order)
@@ -953,7 +957,8 @@ def lite_spec(outdir, k, types, args, var):
     C = Tensor('ijk', size_of, pad, bcd)
     D = Tensor('ijk', size_of, pad, bcd)
     t0, t1 = -(-M // k['mt0']), -(-N // k['mt1'])
-    nwg = t0 * t1 * k['gsu'] * batch
+    gsu = LITE_GSU if vname == 'gsu' else 1
+    nwg = t0 * t1 * gsu * batch
     seed = len(vname) * 7 + M + N + K
     # Slack: at edges the kernel loads whole tiles and DepthU slabs (see
     # make_spec); rows and k rounded up, k halved for the compressed
@@ -993,6 +998,20 @@ def lite_spec(outdir, k, types, args, var):
         vec[key] = (dim, stride, n)
         bufs[key] = buffer(outdir, comp, n + stride * (batch - 1),
                            seed + (5 if key == 'bias' else 6))
+    ws = gsu > 1 and '_GSUAMB_' in k['name']
+    if ws:
+        # singleCallArgs: the workspace as D and C (ws_d, ws_c) with
+        # packed strides (strideW: M, M * N), GSU parts of M N batch
+        # compute-type elements, random before
+        # int8 data: the int32 the MFMA accumulated
+        wt = 'I' if ab == 'I8' else comp
+        D = C = Tensor('ijk', size_of, 0, TYPES[wt][0])
+        bufs['D'] = {'buffer_size': gsu * D.elements() * D.bpe,
+                     'fill': f'random:{seed}'}
+        bufs['C'] = {'bytes': '00' * 8, 'pointers': [
+            {'offset': 0, 'to': [a.get('.name') for a in args].index('D')}]}
+    elif gsu > 1:
+        raise ValueError('GSU > 1 of this GlobalSplitU algorithm')
     if 'bias' in vec and 'sav' in vec and vec['bias'][0] != vec['sav'][0]:
         raise ValueError('bias and scaleAlphaVec along different dims')
     factor = next((v[0] for v in vec.values()), 0)
@@ -1006,7 +1025,7 @@ def lite_spec(outdir, k, types, args, var):
     strides = {'D': D.strides, 'C': C.strides, 'A': A.strides,
                'B': B.strides, 'Metadata': Meta.strides}
     vals = {'Gemm info': {'u32': 1},  # one GEMM, arguments in the kernarg
-            'kernel info0': {'u32': k['gsu'] | (su | shift << 8) << 16},
+            'kernel info0': {'u32': gsu | (su | shift << 8) << 16},
             # WGM, WorkGroupMappingXCC 1, XCC group -1 (the host's
             # defaults when XCC mapping is off)
             'kernel info1': {'u32': (wgm & 0xffff) | 1 << 16 |
@@ -1062,6 +1081,11 @@ def lite_spec(outdir, k, types, args, var):
              'c_layout': C.strides, 'd_layout': D.strides,
              'meta_layout': Meta.strides,
              'act': [act, act_a, act_b]}
+    if ws:
+        # the parts sum to op(A) op(B)
+        check.update(alpha=1.0, beta=0.0, slices=gsu,
+                     slice_stride=M * N * batch,
+                     types=[ab, bt, wt, comp])
     for key, (dim, stride, _) in vec.items():
         check[key] = {'arg': names.index('bias' if key == 'bias' else
                                          'AddressScaleAlphaVec'),
@@ -1101,6 +1125,7 @@ def lite_kernel(o, d, path, idx, km, want):
     types = (kt[0], kt[2], kt[3])
     k['btype'] = kt[1]
     k['ga'] = 0
+    k['name'] = name
     args = known_args(km['.args'], False)
     try:
         if o.sizes:
@@ -1109,6 +1134,12 @@ def lite_kernel(o, d, path, idx, km, want):
         else:
             vs = [lite_edge(k, v) if v[0] == 'edge' else v
                   for v in variants(k)]
+            if '_GSUAMB_' in name:
+                vs.append(('gsu', fit(k, 0, 2 * k['mt0'], k['af0em']),
+                           fit(k, 1, k['mt1'], k['af1em']),
+                           fit(k, 3, 2 * LITE_GSU * k['du'],
+                               math.lcm(k['asem'], k['du'])), 1, 0, 2.0,
+                           -1.0))
     except ValueError as e:
         return 0, [f'asserted sizes: {e}']
     n, why = 0, []
@@ -1156,7 +1187,7 @@ def main():
     ap.add_argument('--out', required=True)
     ap.add_argument('--max-kernels', type=int, default=0,
                     help='kernels per object, evenly spaced (0 = all)')
-    ap.add_argument('--variants', default='tile,edge,beta0')
+    ap.add_argument('--variants', default='tile,edge,beta0,gsu')
     ap.add_argument('--sizes', metavar='M,N,K,BATCH[,PAD]',
                     help='one launch of these sizes (variant "sizes") '
                     'instead of the variants, with --alpha and --beta')
