@@ -79,6 +79,83 @@ const ElfSection *CodeObject::sectionAt(uint64_t VAddr) const {
   return nullptr;
 }
 
+/// Entry Index of a symbol table of type TableType at file offset TableOff.
+static ElfSymbol makeSymbol(const object::ELF64LE::Sym &Sym, StringRef Name,
+                            uint32_t TableType, uint64_t TableOff,
+                            uint64_t Index) {
+  ElfSymbol ES;
+  ES.Name = Name.str();
+  ES.Value = Sym.st_value;
+  ES.Size = Sym.st_size;
+  ES.Type = Sym.getType();
+  ES.Binding = Sym.getBinding();
+  ES.Other = Sym.st_other;
+  ES.SectionIndex = Sym.st_shndx;
+  ES.Dynamic = TableType == ELF::SHT_DYNSYM;
+  ES.RecordOffset = TableOff + Index * sizeof(object::ELF64LE::Sym);
+  return ES;
+}
+
+/// LLVM's reader over the image; parse() already accepted the header.
+static Expected<object::ELF64LEFile> elfFile(const CodeObject &CO) {
+  ArrayRef<uint8_t> Img = CO.image();
+  return object::ELF64LEFile::create(
+      StringRef(reinterpret_cast<const char *>(Img.data()), Img.size()));
+}
+
+Expected<std::vector<ElfRelocation>>
+CodeObject::relocations(const ElfSection &S) const {
+  auto fail = [&](Error E) {
+    return createStringError(
+        formatv("relocation section {0}: {1}", S.Name, toString(std::move(E))));
+  };
+  auto FileOrErr = elfFile(*this);
+  if (!FileOrErr)
+    return fail(FileOrErr.takeError());
+  auto SecOrErr = FileOrErr->getSection(S.Index);
+  if (!SecOrErr)
+    return fail(SecOrErr.takeError());
+  auto RelasOrErr = FileOrErr->relas(**SecOrErr);
+  if (!RelasOrErr)
+    return fail(RelasOrErr.takeError());
+  std::vector<ElfRelocation> Out;
+  Out.reserve(RelasOrErr->size());
+  for (auto [I, R] : llvm::enumerate(*RelasOrErr)) {
+    ElfRelocation E;
+    E.RecordOffset = S.Offset + I * sizeof(object::ELF64LE::Rela);
+    E.Offset = R.r_offset;
+    E.Type = R.getType(/*isMips64EL=*/false);
+    E.SymbolIndex = R.getSymbol(/*isMips64EL=*/false);
+    E.Addend = R.r_addend;
+    Out.push_back(E);
+  }
+  return Out;
+}
+
+Expected<ElfSymbol> CodeObject::symbolAt(const ElfSection &Table,
+                                         uint32_t Index) const {
+  auto fail = [&](Error E) {
+    return createStringError(formatv("symbol {0} of {1}: {2}", Index,
+                                     Table.Name, toString(std::move(E))));
+  };
+  auto FileOrErr = elfFile(*this);
+  if (!FileOrErr)
+    return fail(FileOrErr.takeError());
+  auto SecOrErr = FileOrErr->getSection(Table.Index);
+  if (!SecOrErr)
+    return fail(SecOrErr.takeError());
+  auto SymOrErr = FileOrErr->getSymbol(*SecOrErr, Index);
+  if (!SymOrErr)
+    return fail(SymOrErr.takeError());
+  auto StrTabOrErr = FileOrErr->getStringTableForSymtab(**SecOrErr);
+  if (!StrTabOrErr)
+    return fail(StrTabOrErr.takeError());
+  auto NameOrErr = (*SymOrErr)->getName(*StrTabOrErr);
+  if (!NameOrErr)
+    return fail(NameOrErr.takeError());
+  return makeSymbol(**SymOrErr, *NameOrErr, Table.Type, Table.Offset, Index);
+}
+
 Expected<ArrayRef<uint8_t>> CodeObject::bytesAt(uint64_t VAddr,
                                                 uint64_t Size) const {
   const ElfSection *S = sectionAt(VAddr);
@@ -275,25 +352,13 @@ Error CodeObject::parseImpl() {
     auto StrTabOrErr = File.getStringTableForSymtab(S);
     if (!StrTabOrErr)
       return StrTabOrErr.takeError();
-    bool First = true;
-    for (const auto &Sym : *SymsOrErr) {
-      if (First) { // the null symbol
-        First = false;
+    for (auto [I, Sym] : llvm::enumerate(*SymsOrErr)) {
+      if (I == 0) // the null symbol
         continue;
-      }
       auto NameOrErr = Sym.getName(*StrTabOrErr);
       if (!NameOrErr)
         return NameOrErr.takeError();
-      ElfSymbol ES;
-      ES.Name = NameOrErr->str();
-      ES.Value = Sym.st_value;
-      ES.Size = Sym.st_size;
-      ES.Type = Sym.getType();
-      ES.Binding = Sym.getBinding();
-      ES.Other = Sym.st_other;
-      ES.SectionIndex = Sym.st_shndx;
-      ES.Dynamic = S.sh_type == ELF::SHT_DYNSYM;
-      Symbols.push_back(std::move(ES));
+      Symbols.push_back(makeSymbol(Sym, *NameOrErr, S.sh_type, S.sh_offset, I));
     }
   }
 

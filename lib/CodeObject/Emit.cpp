@@ -832,96 +832,98 @@ llvm::Error Emitter::patchSymbolsAndRelocations(std::vector<uint8_t> &Img,
   for (const FunctionLayout &L : Funcs)
     if (L.OldStart >= 0)
       ByOldStart[L.OldStart] = &L;
+  constexpr size_t SymValue = offsetof(llvm::ELF::Elf64_Sym, st_value);
+  constexpr size_t SymSize = offsetof(llvm::ELF::Elf64_Sym, st_size);
+  const ElfSection *Text = Orig.sectionAt(TextAddr);
+  for (const ElfSymbol &ES : Orig.symbols()) {
+    // Values are read from Img: growImage may have moved them already.
+    uint8_t *Sym = &Img[fileOff(ES.RecordOffset)];
+    uint8_t Type = ES.Type;
+    uint16_t Shndx = ES.SectionIndex;
+    uint64_t Value = endian::read64le(Sym + SymValue);
+    // Only symbols defined in .text name code; absolute symbols (the
+    // assembler's constants) merely have values that look like it.
+    if (!Text || Shndx != Text->Index || !inText(Value) ||
+        Type == llvm::ELF::STT_SECTION)
+      continue;
+    auto It = ByOldStart.find(Value);
+    if (It != ByOldStart.end()) {
+      endian::write64le(Sym + SymValue, It->second->NewStart);
+      uint64_t OldSize = endian::read64le(Sym + SymSize);
+      if (Type == llvm::ELF::STT_FUNC && OldSize) {
+        // The symbol covers the code without the padding; padding is
+        // kept, so the code grew or shrank by the function's growth.
+        int64_t Growth = It->second->NewCodeSize - It->second->OldCodeSize;
+        endian::write64le(Sym + SymSize, uint64_t(int64_t(OldSize) + Growth));
+      }
+      continue;
+    }
+    if (Value == TextAddr + TextSize)
+      continue; // end of .text, which does not move
+    // Labels past a function's last instruction (in its padding) keep
+    // their distance from the end of the code.
+    if (!findId(Value)) {
+      bool Placed = false;
+      for (const FunctionLayout &L : Funcs)
+        if (int64_t(Value) >= L.OldStart + L.OldCodeSize &&
+            int64_t(Value) < L.OldEnd) {
+          uint64_t New = L.NewStart + L.NewCodeSize +
+                         (Value - (L.OldStart + L.OldCodeSize));
+          endian::write64le(Sym + SymValue, std::min(New, L.NewEnd));
+          Placed = true;
+          break;
+        }
+      if (Placed)
+        continue;
+    }
+    // A local untyped symbol is an assembler label (Tensile keeps its
+    // loop and skip labels): nothing at run time reads it, and no
+    // relocation may patch code. When a pass deleted the instruction it
+    // named, it names the next surviving instruction of its function
+    // (or the end of the function's code) instead of failing emission.
+    if (!findId(Value) && Type == llvm::ELF::STT_NOTYPE &&
+        ES.Binding == llvm::ELF::STB_LOCAL) {
+      bool Placed = false;
+      for (const FunctionLayout &L : Funcs) {
+        if (int64_t(Value) < L.OldStart ||
+            int64_t(Value) >= L.OldStart + L.OldCodeSize)
+          continue;
+        auto Next = llvm::partition_point(
+            IdPlaces, [&](const IdPlace &P) { return P.Id < int64_t(Value); });
+        uint64_t New = L.NewStart + L.NewCodeSize;
+        if (Next != IdPlaces.end() && Next->Id < L.OldStart + L.OldCodeSize)
+          New = landingAddr(*Next);
+        endian::write64le(Sym + SymValue, New);
+        Placed = true;
+        break;
+      }
+      if (Placed)
+        continue;
+    }
+    auto NewOrErr = mapAddress(Value, "symbol");
+    if (!NewOrErr)
+      return NewOrErr.takeError();
+    endian::write64le(Sym + SymValue, *NewOrErr);
+  }
+  constexpr size_t RelaAddend = offsetof(llvm::ELF::Elf64_Rela, r_addend);
   for (const ElfSection &S : Orig.sections()) {
-    if (S.Type == llvm::ELF::SHT_SYMTAB || S.Type == llvm::ELF::SHT_DYNSYM) {
-      for (uint64_t Off = fileOff(S.Offset) + 24;
-           Off + 24 <= fileOff(S.Offset) + S.Size; Off += 24) {
-        uint8_t *Sym = &Img[Off];
-        uint8_t Type = Sym[4] & 0xf;
-        uint16_t Shndx = endian::read16le(Sym + 6);
-        uint64_t Value = endian::read64le(Sym + 8);
-        // Only symbols defined in .text name code; absolute symbols (the
-        // assembler's constants) merely have values that look like it.
-        const ElfSection *Text = Orig.sectionAt(TextAddr);
-        if (!Text || Shndx != Text->Index || !inText(Value) ||
-            Type == llvm::ELF::STT_SECTION)
-          continue;
-        auto It = ByOldStart.find(Value);
-        if (It != ByOldStart.end()) {
-          endian::write64le(Sym + 8, It->second->NewStart);
-          uint64_t OldSize = endian::read64le(Sym + 16);
-          if (Type == llvm::ELF::STT_FUNC && OldSize) {
-            // The symbol covers the code without the padding; padding is
-            // kept, so the code grew or shrank by the function's growth.
-            int64_t Growth = It->second->NewCodeSize - It->second->OldCodeSize;
-            endian::write64le(Sym + 16, uint64_t(int64_t(OldSize) + Growth));
-          }
-          continue;
-        }
-        if (Value == TextAddr + TextSize)
-          continue; // end of .text, which does not move
-        // Labels past a function's last instruction (in its padding) keep
-        // their distance from the end of the code.
-        if (!findId(Value)) {
-          bool Placed = false;
-          for (const FunctionLayout &L : Funcs)
-            if (int64_t(Value) >= L.OldStart + L.OldCodeSize &&
-                int64_t(Value) < L.OldEnd) {
-              uint64_t New = L.NewStart + L.NewCodeSize +
-                             (Value - (L.OldStart + L.OldCodeSize));
-              endian::write64le(Sym + 8, std::min(New, L.NewEnd));
-              Placed = true;
-              break;
-            }
-          if (Placed)
-            continue;
-        }
-        // A local untyped symbol is an assembler label (Tensile keeps its
-        // loop and skip labels): nothing at run time reads it, and no
-        // relocation may patch code. When a pass deleted the instruction it
-        // named, it names the next surviving instruction of its function
-        // (or the end of the function's code) instead of failing emission.
-        if (!findId(Value) && Type == llvm::ELF::STT_NOTYPE &&
-            (Sym[4] >> 4) == llvm::ELF::STB_LOCAL) {
-          bool Placed = false;
-          for (const FunctionLayout &L : Funcs) {
-            if (int64_t(Value) < L.OldStart ||
-                int64_t(Value) >= L.OldStart + L.OldCodeSize)
-              continue;
-            auto Next = llvm::partition_point(IdPlaces, [&](const IdPlace &P) {
-              return P.Id < int64_t(Value);
-            });
-            uint64_t New = L.NewStart + L.NewCodeSize;
-            if (Next != IdPlaces.end() && Next->Id < L.OldStart + L.OldCodeSize)
-              New = landingAddr(*Next);
-            endian::write64le(Sym + 8, New);
-            Placed = true;
-            break;
-          }
-          if (Placed)
-            continue;
-        }
-        auto NewOrErr = mapAddress(Value, "symbol");
+    if (S.Type != llvm::ELF::SHT_RELA)
+      continue;
+    auto RecordsOrErr = Orig.relocations(S);
+    if (!RecordsOrErr)
+      return RecordsOrErr.takeError();
+    // growImage moved only offsets and addends past .text, so the original
+    // values decide what lies in .text.
+    for (const ElfRelocation &R : *RecordsOrErr) {
+      if (inText(R.Offset))
+        return llvm::createStringError(formatv(
+            "relocation at {0:x} patches code; not supported", R.Offset));
+      if (inText(R.Addend)) {
+        auto NewOrErr = mapAddress(R.Addend, "relocation addend");
         if (!NewOrErr)
           return NewOrErr.takeError();
-        endian::write64le(Sym + 8, *NewOrErr);
-      }
-    }
-    if (S.Type == llvm::ELF::SHT_RELA) {
-      for (uint64_t Off = fileOff(S.Offset);
-           Off + 24 <= fileOff(S.Offset) + S.Size; Off += 24) {
-        uint8_t *R = &Img[Off];
-        uint64_t ROff = endian::read64le(R);
-        int64_t Addend = int64_t(endian::read64le(R + 16));
-        if (inText(ROff))
-          return llvm::createStringError(
-              formatv("relocation at {0:x} patches code; not supported", ROff));
-        if (inText(Addend)) {
-          auto NewOrErr = mapAddress(Addend, "relocation addend");
-          if (!NewOrErr)
-            return NewOrErr.takeError();
-          endian::write64le(R + 16, *NewOrErr);
-        }
+        endian::write64le(&Img[fileOff(R.RecordOffset) + RelaAddend],
+                          *NewOrErr);
       }
     }
   }
@@ -1029,36 +1031,33 @@ llvm::Error Emitter::growImage(std::vector<uint8_t> &Img, const CodeObject &Orig
       for (uint64_t Off = Base; Off + 16 <= Base + S.Size; Off += 16)
         if (isAddressTag(endian::read64le(&Out[Off])))
           shiftAddr(&Out[Off + 8]);
-    } else if (S.Type == llvm::ELF::SHT_SYMTAB ||
-               S.Type == llvm::ELF::SHT_DYNSYM) {
-      for (uint64_t Off = Base + 24; Off + 24 <= Base + S.Size; Off += 24) {
-        uint8_t *Sym = &Out[Off];
-        uint16_t Shndx = endian::read16le(Sym + 6);
-        uint64_t Value = endian::read64le(Sym + 8);
-        if (Shndx == llvm::ELF::SHN_UNDEF || Shndx >= llvm::ELF::SHN_LORESERVE)
-          continue;
-        if (Shndx == Text.Index) {
-          if (Value == V) // the end of .text
-            endian::write64le(Sym + 8, V + Growth);
-          continue; // code: placed by patchSymbolsAndRelocations
-        }
-        if (Value >= V)
-          endian::write64le(Sym + 8, Value + Delta);
-      }
     } else if (S.Type == llvm::ELF::SHT_RELA) {
-      for (uint64_t Off = Base; Off + 24 <= Base + S.Size; Off += 24) {
-        shiftAddr(&Out[Off]);
-        uint32_t Type = uint32_t(endian::read64le(&Out[Off + 8]));
-        if (Type == llvm::ELF::R_AMDGPU_RELATIVE64) {
-          uint64_t Addend = endian::read64le(&Out[Off + 16]);
-          if (Addend >= V)
-            endian::write64le(&Out[Off + 16], Addend + Delta);
-        }
+      auto RecordsOrErr = Orig.relocations(S);
+      if (!RecordsOrErr)
+        return RecordsOrErr.takeError();
+      for (const ElfRelocation &R : *RecordsOrErr) {
+        uint8_t *Rec = &Out[fileOff(R.RecordOffset)];
+        shiftAddr(Rec + offsetof(llvm::ELF::Elf64_Rela, r_offset));
+        if (R.Type == llvm::ELF::R_AMDGPU_RELATIVE64)
+          shiftAddr(Rec + offsetof(llvm::ELF::Elf64_Rela, r_addend));
       }
     } else if (S.Type == llvm::ELF::SHT_REL) {
       return llvm::createStringError("SHT_REL section " + S.Name +
                                      " is not supported when .text grows");
     }
+  }
+  for (const ElfSymbol &ES : Orig.symbols()) {
+    if (ES.SectionIndex == llvm::ELF::SHN_UNDEF ||
+        ES.SectionIndex >= llvm::ELF::SHN_LORESERVE)
+      continue;
+    uint8_t *Value = &Out[fileOff(ES.RecordOffset) +
+                          offsetof(llvm::ELF::Elf64_Sym, st_value)];
+    if (ES.SectionIndex == Text.Index) {
+      if (ES.Value == V) // the end of .text
+        endian::write64le(Value, V + Growth);
+      continue; // code: placed by patchSymbolsAndRelocations
+    }
+    shiftAddr(Value);
   }
   Img = std::move(Out);
   return llvm::Error::success();

@@ -15,11 +15,9 @@
 #include "asmevo/Emu/Emulator.h"
 
 #include "llvm/BinaryFormat/ELF.h"
-#include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
-namespace endian = llvm::support::endian;
 
 namespace asmevo {
 namespace emu {
@@ -39,13 +37,9 @@ static const char *relocName(uint32_t Type) {
 Expected<std::vector<DynamicRelocation>>
 dynamicRelocations(const CodeObject &CO) {
   std::vector<DynamicRelocation> Out;
-  ArrayRef<uint8_t> Img = CO.image();
   ArrayRef<ElfSection> Secs = CO.sections();
   auto fail = [&](const Twine &Msg) {
     return createStringError("code object " + CO.name() + ": " + Msg);
-  };
-  auto inImage = [&](const ElfSection &S) {
-    return S.Offset <= Img.size() && S.Size <= Img.size() - S.Offset;
   };
   for (const ElfSection &S : Secs) {
     if (S.Type == ELF::SHT_REL || S.Type == ELF::SHT_RELR ||
@@ -57,25 +51,16 @@ dynamicRelocations(const CodeObject &CO) {
                           S.Type == ELF::SHT_RELA ? ", not loaded" : ""));
     if (S.Type != ELF::SHT_RELA)
       continue;
-    if (!inImage(S) || S.Size % 24)
-      return fail(formatv("relocation section {0} is malformed", S.Name));
+    auto RecordsOrErr = CO.relocations(S);
+    if (!RecordsOrErr)
+      return fail(toString(RecordsOrErr.takeError()));
     const ElfSection *Sym = S.Link < Secs.size() ? &Secs[S.Link] : nullptr;
-    const ElfSection *Str = nullptr;
     if (Sym && (Sym->Type != ELF::SHT_DYNSYM && Sym->Type != ELF::SHT_SYMTAB))
       Sym = nullptr;
-    if (Sym && (!inImage(*Sym) || Sym->Size % 24))
-      return fail(
-          formatv("symbol table {0} of {1} is malformed", Sym->Name, S.Name));
-    if (Sym && Sym->Link < Secs.size() && inImage(Secs[Sym->Link]))
-      Str = &Secs[Sym->Link];
-    for (uint64_t Off = S.Offset; Off < S.Offset + S.Size; Off += 24) {
-      const uint8_t *R = Img.data() + Off;
+    for (const ElfRelocation &R : *RecordsOrErr) {
       DynamicRelocation D;
-      D.Offset = endian::read64le(R);
-      uint64_t Info = endian::read64le(R + 8);
-      D.Type = uint32_t(Info);
-      uint32_t SymIdx = uint32_t(Info >> 32);
-      uint64_t Addend = endian::read64le(R + 16);
+      D.Offset = R.Offset;
+      D.Type = R.Type;
       auto where = [&] {
         return formatv("{0} (type {1}) at offset {2:x} in {3}",
                        relocName(D.Type), D.Type, D.Offset, S.Name)
@@ -85,41 +70,33 @@ dynamicRelocations(const CodeObject &CO) {
         continue;
       if (D.Type == ELF::R_AMDGPU_RELATIVE64) {
         // B + A; AMDGPUUsage: a relocation without S names STN_UNDEF.
-        if (SymIdx)
+        if (R.SymbolIndex)
           return fail("malformed dynamic relocation " + where() +
                       ": names a symbol");
-        D.Target = Addend;
+        D.Target = R.Addend;
       } else if (D.Type == ELF::R_AMDGPU_ABS64) {
         // S + A, S the loaded address of a symbol the object defines.
-        if (!Sym || !SymIdx || uint64_t(SymIdx) * 24 >= Sym->Size)
+        if (!Sym || !R.SymbolIndex)
           return fail("dynamic relocation " + where() + " has no valid symbol");
-        const uint8_t *E = Img.data() + Sym->Offset + uint64_t(SymIdx) * 24;
-        uint32_t NameOff = endian::read32le(E);
-        StringRef Name = "?";
-        if (Str && NameOff < Str->Size) {
-          StringRef Tab(reinterpret_cast<const char *>(Img.data()) +
-                            Str->Offset,
-                        Str->Size);
-          Name = Tab.substr(NameOff);
-          Name = Name.take_until([](char C) { return C == 0; });
-        }
-        uint8_t Type = E[4] & 0xf;
-        uint16_t Shndx = endian::read16le(E + 6);
-        uint64_t Value = endian::read64le(E + 8);
-        if (Shndx == ELF::SHN_UNDEF)
+        auto SOrErr = CO.symbolAt(*Sym, R.SymbolIndex);
+        if (!SOrErr)
+          return fail("dynamic relocation " + where() +
+                      " has no valid symbol: " + toString(SOrErr.takeError()));
+        const ElfSymbol &E = *SOrErr;
+        if (E.SectionIndex == ELF::SHN_UNDEF)
           return fail(formatv(
               "dynamic relocation {0} refers to the undefined symbol '{1}': "
               "the runtime resolves it from a variable the host defines, "
               "which the emulator does not model",
-              where(), Name));
-        if (Shndx >= ELF::SHN_LORESERVE ||
-            (Type != ELF::STT_OBJECT && Type != ELF::STT_FUNC))
+              where(), E.Name));
+        if (E.SectionIndex >= ELF::SHN_LORESERVE ||
+            (E.Type != ELF::STT_OBJECT && E.Type != ELF::STT_FUNC))
           return fail(formatv("dynamic relocation {0} refers to symbol '{1}' "
                               "(type {2}, section index {3}), which the "
                               "loader does not resolve",
-                              where(), Name, Type, Shndx));
-        D.Target = Value + Addend;
-        D.Symbol = Name.str();
+                              where(), E.Name, E.Type, E.SectionIndex));
+        D.Target = E.Value + R.Addend;
+        D.Symbol = E.Name;
       } else {
         return fail("unsupported dynamic relocation " + where() +
                     ": the emulator applies R_AMDGPU_ABS64 and "

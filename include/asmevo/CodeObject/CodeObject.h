@@ -64,7 +64,17 @@ struct ElfSymbol {
   uint8_t Binding = 0; // STB_*
   uint8_t Other = 0;
   uint16_t SectionIndex = 0;
-  bool Dynamic = false; // from .dynsym (else .symtab)
+  bool Dynamic = false;      // from .dynsym (else .symtab)
+  uint64_t RecordOffset = 0; // file offset of its Elf64_Sym record
+};
+
+/// One record of an SHT_RELA section, as LLVM's ELF reader decodes it.
+struct ElfRelocation {
+  uint64_t RecordOffset = 0; // file offset of its Elf64_Rela record
+  uint64_t Offset = 0;       // r_offset
+  uint32_t Type = 0;         // R_AMDGPU_*
+  uint32_t SymbolIndex = 0;  // into the section's linked symbol table
+  int64_t Addend = 0;
 };
 
 /// One kernel: its descriptor, its code and its metadata.
@@ -105,6 +115,14 @@ public:
   const ElfSection *section(llvm::StringRef Name) const;
   /// The section whose [Addr, Addr+Size) holds the virtual address.
   const ElfSection *sectionAt(uint64_t VAddr) const;
+  /// The records of SHT_RELA section S. The loader and emission both read
+  /// them; a malformed section is an error naming it.
+  llvm::Expected<std::vector<ElfRelocation>>
+  relocations(const ElfSection &S) const;
+  /// Entry Index of symbol table section Table (SHT_SYMTAB or SHT_DYNSYM),
+  /// with its name; an error when either is out of range.
+  llvm::Expected<ElfSymbol> symbolAt(const ElfSection &Table,
+                                     uint32_t Index) const;
 
   /// File bytes at a virtual address (must lie in one section with bytes).
   llvm::Expected<llvm::ArrayRef<uint8_t>> bytesAt(uint64_t VAddr,
