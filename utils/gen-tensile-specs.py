@@ -68,7 +68,9 @@ transposed one packed; a metadata byte per 8 k of a row, [K/8, rows,
 batch]) holding random valid 2:4 index pairs (hipSPARSELt's
 compress_kernel's encoding); per variant an epilogue: tile none, edge a
 bias along M and relu, beta0 a bias and scaleAlphaVec along N and
-leakyrelu 0.5 (biasType f32, the compute type). The host check
+leakyrelu 0.5 (biasType f32, the compute type); MultipleBuffer
+solutions (_GSUAMB_) also gsu: GSU 3 into a workspace (int32 parts for
+int8 data) that the host check sums. The host check
 (bench/kernels/hostcheck.py check_sparse_gemm) decompresses the operand.
 Edges only in the dense operand's free size, no K tail (lite_edge).
 
@@ -299,6 +301,8 @@ def data_file(outdir, ty, n, seed):
             v = x % 7 - 3
             if ty == 'bf16':
                 out += struct.pack('<f', float(v))[2:]
+            elif ty == 'i32':
+                out += struct.pack('<i', v)
             elif ty in ('fp8', 'bf8'):
                 out.append(fnuz8(v, 3 if ty == 'fp8' else 2))
             else:
@@ -576,6 +580,16 @@ def hostcheck(run, obj, spec_path, spec):
         __file__)), '..', 'bench', 'kernels'))
     import hostcheck as hc
     c = dict(spec['gemm'])
+    if c['kind'] == 'lite_postgsu':
+        check = hc.check_lite_postgsu
+        with tempfile.TemporaryDirectory() as out:
+            p = subprocess.run([run, obj, '--kernel', spec['match'][1:-1],
+                                '--spec', spec_path, '--out', out,
+                                '--inputs', out + '/in', '--quiet'],
+                               capture_output=True, text=True)
+            if p.returncode:
+                return False, 'asmevo-run failed: ' + p.stderr.strip()[-300:]
+            return check(c, out)
     names = {'S': 'f32', 'H': 'f16', 'D': 'f64', 'B': 'bf16', 'F8': 'fp8',
              'B8': 'bf8', 'I8': 'i8', 'I': 'i32'}
     if c['kind'] == 'sparse_gemm':
@@ -828,7 +842,10 @@ def helper_object(o, path, stem):
     for idx, km in enumerate(ks):
         name = km['.name']
         try:
-            vs = helper_specs(d, name, known_args(km['.args'], True))
+            args = known_args(km['.args'], True)
+            vs = [v + (None,) for v in helper_specs(d, name, args)]
+            # hipSPARSELt's (TensileLite) PostGSU kernels
+            vs = vs or lite_postgsu_specs(d, name, args)
         except (KeyError, ValueError) as e:
             why = f'helper kernel: {e}'
             skipped[why] = skipped.get(why, 0) + 1
@@ -836,15 +853,25 @@ def helper_object(o, path, stem):
         if not vs:
             skipped['helper kernel: name not understood'] = skipped.get(
                 'helper kernel: name not understood', 0) + 1
-        for vname, about, wgs, args, regions in vs:
-            spec = {'match': '^' + name + '$', 'about': about,
-                    'workgroups': wgs, 'workgroup_size': [256, 1, 1],
-                    'args': args}
+        for vname, about, wgs, args, regions, check in vs:
+            spec = {'match': '^' + name + '$', 'about': about}
+            if check:
+                spec['gemm'] = check
+            spec.update({'workgroups': wgs, 'workgroup_size': [256, 1, 1],
+                         'args': args})
             if regions:
                 spec['regions'] = regions
-            with open(os.path.join(d, f'{idx:04d}-{vname}.json'), 'w') as f:
+            sp = os.path.join(d, f'{idx:04d}-{vname}.json')
+            with open(sp, 'w') as f:
                 f.write(dumps(spec))
             total += 1
+            if o.check and check:
+                ok, msg = hostcheck(o.check, path, sp, spec)
+                if ok is False:
+                    skipped['host check failed'] = skipped.get(
+                        'host check failed', 0) + 1
+                if ok is not None:
+                    print(f'{"ok" if ok else "FAILED"} {sp}: {msg}')
     return total, skipped
 
 
@@ -1108,6 +1135,77 @@ def lite_edge(k, v):
         N = fit(k, 1, k['mt1'], math.lcm(k['af1em'], k['mt1']))
     K = fit(k, 3, k['du'], math.lcm(k['asem'], k['du']))
     return vname, M, N, K, batch, pad, alpha, beta
+
+
+def lite_postgsu_specs(outdir, name, args):
+    """The launch ContractionSolution's generateOutputConversionCall
+    (TensileLite) makes of one of hipSPARSELt's PostGSU kernels,
+    Cijk_<W><D>_Bias<b>_FDMN_AS_ScaleAlphaVec_PostGSU<n>_VW<v> (W: the
+    workspace, S f32 or I int32; D's type; the bias's): D = act(alpha *
+    scaleAlphaVec * (the sum of gsu parts of W) + beta * C + bias), one
+    argument struct (KernelWriterConversion's argument_<name>: D, W, C,
+    Bias, ScaleAlphaVec, alpha, beta, the activation's two scalars and
+    type, strides of D, W (packed), C, the bias's batch stride, sizes, gsu,
+    factorDim). As (variant, about, workgroups, args, regions, check); []
+    for another name (the grouped-gemm _GG_ ones take a work-item table)."""
+    m = re.fullmatch(r'Cijk_([SI])(H|B|S|I8)_Bias([SHB])_FDMN_AS_'
+                     r'ScaleAlphaVec_PostGSU(\d+)_VW(\d+)', name)
+    if not m:
+        return []
+    if [a['.size'] for a in args] != [108]:
+        raise KeyError(f'{name}: arguments of {[a[".size"] for a in args]} '
+                       'bytes')
+    wt, cd, bt = m.group(1), m.group(2), m.group(3)
+    n, vw = int(m.group(4)), int(m.group(5))
+    # the kernel the host names for a gsu: min(next power of 2, 16)
+    gsu = {2: 2, 4: 3, 8: 7, 16: 19}.get(n)
+    if gsu is None:
+        raise ValueError(f'PostGSU{n}: no gsu the host maps to it')
+    # the host's vector width: 4 (M % 4 == 0) or 2 (M even) above 2048
+    # elements, else 1
+    M, N, batch = {1: (31, 33, 2), 2: (66, 33, 2), 4: (64, 35, 2)}[vw]
+    pad = 2
+    fdim, act, aa = (1, 'leakyrelu', 0.5) if vw == 1 else (0, 'relu', 0.0)
+    size_of = {'i': M, 'j': N, 'k': batch}
+    bcd = TYPES[cd][0]
+    C = Tensor('ijk', size_of, pad, bcd)
+    D = Tensor('ijk', size_of, pad, bcd)
+    W = Tensor('ijk', size_of, 0, 4)
+    nb = M if fdim == 0 else N
+    seed = M + N + gsu + vw
+    regions = {
+        'd': {'buffer_size': D.elements() * bcd, 'fill': f'random:{seed}'},
+        'w': ({'buffer': data_file(outdir, 'i32', gsu * W.elements(),
+                                   seed + 1), 'readonly': True}
+              if wt == 'I' else buffer(outdir, 'S', gsu * W.elements(),
+                                       seed + 1)),
+        'c': buffer(outdir, cd, C.elements(), seed + 2),
+        'bias': buffer(outdir, bt, nb * batch, seed + 3),
+        'sav': buffer(outdir, 'S', nb, seed + 4),
+    }
+    alpha, beta = 2.0, -1.0
+    body = (b'\0' * 40 + struct.pack('<ffffI', alpha, beta, aa, 0.0,
+                                     LITE_ACT[act]) +
+            struct.pack('<' + 'I' * 12, D.strides[1], D.strides[2],
+                        W.strides[1], W.strides[2], C.strides[1],
+                        C.strides[2], nb, M, N, batch, gsu, fdim))
+    assert len(body) == 108
+    vals = [{'bytes': body.hex(), 'pointers': [
+        {'offset': 8 * i, 'to': r}
+        for i, r in enumerate(('d', 'w', 'c', 'bias', 'sav'))]}]
+    names = {'S': 'f32', 'I': 'i32', 'H': 'f16', 'B': 'bf16', 'I8': 'i8'}
+    check = {'kind': 'lite_postgsu', 'm': M, 'n': N, 'batch': batch,
+             'gsu': gsu, 'alpha': alpha, 'beta': beta,
+             'act': [act, aa, 0.0], 'dim': fdim, 'bias_stride': nb,
+             'd_layout': D.strides, 'c_layout': C.strides,
+             'w_layout': W.strides, 'types': {'w': names[wt],
+                                              'd': names[cd],
+                                              'bias': names[bt]}}
+    about = (f'hipSPARSELt PostGSU: M={M} N={N} batch={batch} pad={pad} '
+             f'gsu={gsu} alpha={alpha} beta={beta} bias and scaleAlphaVec '
+             f'along {"MN"[fdim]}, {act}')
+    return [('postgsu', about, [-(-M * N * batch // (256 * vw)), 1, 1],
+             vals, regions, check)]
 
 
 def lite_kernel(o, d, path, idx, km, want):

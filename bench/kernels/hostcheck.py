@@ -304,6 +304,49 @@ def check_sparse_gemm(c, outdir):
                                                       nonzero))
 
 
+def check_lite_postgsu(c, outdir):
+    """hipSPARSELt's PostGSU kernel (utils/gen-tensile-specs.py): D =
+    act(alpha * sav * (the sum of gsu parts of W) + beta * C + bias), the
+    tensors in the regions d, w, c, bias, sav (asmevo-run --out: after the
+    run, region-<name>.bin)."""
+    dt = c["types"]
+    reg = lambda r, t: _load(os.path.join(outdir, "region-%s.bin" % r), t)
+    D, W, C = reg("d", dt["d"]), reg("w", dt["w"]), reg("c", dt["d"])
+    bias, sav = reg("bias", dt["bias"]), reg("sav", "f32")
+    m, n, batch, gsu, dim = c["m"], c["n"], c["batch"], c["gsu"], c["dim"]
+    dl, cl, wl = c["d_layout"], c["c_layout"], c["w_layout"]
+    act = c["act"]
+    part = wl[2] * batch
+    bad, first, nonzero = 0, None, 0
+    for b in range(batch):
+        for j in range(n):
+            for i in range(m):
+                w = i + j * wl[1] + b * wl[2]
+                x = float(sum(W[w + g * part] for g in range(gsu)))
+                v = i if dim == 0 else j
+                x = _round(c["alpha"] * x, "f32")
+                x = _round(x * sav[v], "f32")
+                x = _round(x + c["beta"] * C[i + j * cl[1] + b * cl[2]],
+                           "f32")
+                x = _round(x + bias[b * c["bias_stride"] + v], "f32")
+                ref = _round(_ACT[act[0]](x, act[1], act[2]), dt["d"])
+                got = D[i + j * dl[1] + b * dl[2]]
+                nonzero += ref != 0
+                if got != ref and not (got != got and ref != ref):
+                    bad += 1
+                    if first is None:
+                        first = (b, i, j, got, ref)
+    if bad:
+        b, i, j, got, ref = first
+        return False, ("%d of %d elements of D differ from the host PostGSU; "
+                       "first D[%d,%d] of batch %d = %r, expected %r"
+                       % (bad, m * n * batch, i, j, b, got, ref))
+    if nonzero == 0:
+        return False, "the reference is all zeros: the check proves nothing"
+    return True, ("D matches the host PostGSU exactly (%dx%d, batch %d, gsu "
+                  "%d, %d nonzero elements)" % (m, n, batch, gsu, nonzero))
+
+
 def check_prune_strip(c, outdir):
     dt = c.get("dtype", "f16")
     arg = lambda i: os.path.join(outdir, "arg%d.bin" % c[i])
