@@ -65,7 +65,15 @@ const InstInfo &InstInfoCache::get(Operation *Op) {
     Slot->PartialVectorWrite =
         Slot->isDPP() || Slot->isSDWA() || Mn.contains("16") ||
         Mn.starts_with("v_writelane") || Mn.contains("_lds");
-    if (Slot->IsCall && HasCallEffects)
+    if (Slot->IsCall) {
+      Operation *Fn = Op->getParentOp();
+      while (Fn && !isa<KernelOp, FuncOp>(Fn))
+        Fn = Fn->getParentOp();
+      Slot->InternalCall = Fn && Fn->hasAttr("internal_calls");
+    }
+    // (Call effects describe the code object's device functions, not the
+    // subroutines of an internal_calls function.)
+    if (Slot->IsCall && HasCallEffects && !Slot->InternalCall)
       for (unsigned U : CallEffects.set_bits()) {
         RegUnitInfo::addUnit(Slot->Uses, U);
         RegUnitInfo::addUnit(Slot->Defs, U);
@@ -525,8 +533,8 @@ bool InstInfoCache::inIndexedMode(Operation *Op) {
 
 bool InstInfoCache::unknownRegisters(Operation *Op) {
   const InstInfo &I = get(Op);
-  if ((I.IsCall && !HasCallEffects) || I.Kind == OpKind::Raw ||
-      I.Kind == OpKind::Unknown)
+  if ((I.IsCall && (!HasCallEffects || I.InternalCall)) ||
+      I.Kind == OpKind::Raw || I.Kind == OpKind::Unknown)
     return true;
   if (I.SideEffectWhy == "M0-relative register access" ||
       I.SideEffectWhy == "VGPR indexing mode")

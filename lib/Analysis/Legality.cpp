@@ -79,10 +79,12 @@ Operation *PcrelReferences::otherThan(int64_t Id, Operation *Fn) const {
 Legality::Legality(Operation *Fn) : Fn(Fn) {
   Cache = makeCache(Fn, OwnedCache);
   rebuildBaseline();
+  internalCalls(); // of the unedited function: edits are checked against it
 }
 
 Legality::Legality(Operation *Fn, InstInfoCache &C) : Fn(Fn), Cache(&C) {
   rebuildBaseline();
+  internalCalls();
 }
 
 Legality::~Legality() = default;
@@ -131,8 +133,7 @@ void Legality::recordWaits(const WaitcntAnalysis &W, ArrayRef<Block *> Blocks,
     R.replay(B, [&](Operation *Op, const PendingState &S) {
       const InstInfo &I = Cache->get(Op);
       SmallVector<const PendingOp *, 4> Ps;
-      WaitcntAnalysis::touching(S, I, RU, Ps,
-                                !I.IsCall && Cache->unknownRegisters(Op));
+      WaitcntAnalysis::touching(S, I, RU, Ps, Cache->touchesAllRegisters(Op));
       if (!Ps.empty()) {
         auto &L = BaseUnwaited[Op];
         for (const PendingOp *P : Ps) {
@@ -617,7 +618,38 @@ static int64_t frozenPrologueBytes(Operation *Fn) {
   return Len && Len.getInt() > 0 ? 256 : 0;
 }
 
+bool Legality::windowChanged(const Transaction &T,
+                             const InternalCallModel::Window &W) {
+  if (!T.Touched.contains(W.B))
+    return false;
+  SmallVector<Operation *, 16> Now;
+  Calls->windowOf(W, Now);
+  return ArrayRef<Operation *>(Now) != ArrayRef<Operation *>(W.Ops);
+}
+
+void Legality::blocksChangingFixedCode(const Transaction &T,
+                                       SmallVectorImpl<Block *> &Out) {
+  Out.clear();
+  if (!Fn->hasAttr("internal_calls"))
+    return;
+  const InternalCallModel &M = internalCalls();
+  for (Block *B : T.Touched)
+    if (M.isFixedBlock(B))
+      Out.push_back(B);
+  for (const InternalCallModel::Window &W : M.callWindows())
+    if (windowChanged(T, W) && !llvm::is_contained(Out, W.B))
+      Out.push_back(W.B);
+}
+
+const InternalCallModel &Legality::internalCalls() {
+  if (!Calls)
+    Calls = std::make_unique<InternalCallModel>(Fn, *Cache);
+  return *Calls;
+}
+
 bool Legality::isFrozen(Block *B) {
+  if (Fn->hasAttr("internal_calls") && internalCalls().isFixedBlock(B))
+    return true;
   int64_t Frozen = frozenPrologueBytes(Fn);
   if (!Frozen)
     return false;
@@ -639,13 +671,53 @@ Verdict Legality::checkStructure(Transaction &T) {
                          "the function is not_relocatable (code recovery "
                          "could not model); it is only copied");
   // Calls into the function's own code (Tensile's activation functions)
-  // follow no calling convention: the wait and hazard analyses, which take
-  // a call to wait for every counter, would be wrong about them.
-  if (Fn->hasAttr("internal_calls"))
-    return Verdict::fail(Verdict::Kind::Structure,
-                         "the function calls into its own code "
-                         "(internal_calls); the analyses do not model such "
-                         "calls, so it is only moved");
+  // follow no calling convention. Edits are safe between the calls when
+  // the subroutines are plain ALU code (the wait analysis then keeps what
+  // is in flight through a call, which reads every register) and the
+  // subroutines and the code within hazard distance of each call stay as
+  // they are (InternalCallModel).
+  if (Fn->hasAttr("internal_calls")) {
+    const InternalCallModel &M = internalCalls();
+    // A block by its first op in the baseline (the edit may have moved it).
+    auto blockName = [&](Block *B) {
+      auto It = BaseOrder.find(B);
+      return It == BaseOrder.end() || It->second.empty()
+                 ? std::string("an empty block")
+                 : Cache->describe(It->second.front());
+    };
+    if (!M.modelled())
+      return Verdict::fail(Verdict::Kind::Structure,
+                           "the function calls into its own code "
+                           "(internal_calls) in a way the analyses do not "
+                           "model: " +
+                               M.reason() + "; it is only moved");
+    for (Block *B : T.Touched)
+      if (M.isFixedBlock(B))
+        return Verdict::fail(
+            Verdict::Kind::Structure,
+            "the block of " + blockName(B) +
+                " is not reached from the entry (a subroutine called with "
+                "s_swappc_b64, or dead code): it is kept as it is");
+    for (const InternalCallModel::Window &W : M.callWindows()) {
+      if (!windowChanged(T, W))
+        continue;
+      std::string Where =
+          W.Anchor
+              ? std::string(W.Before ? "right before " : "right after ") +
+                    Cache->describe(W.Anchor)
+              : std::string(W.Before ? "at the end of the block of "
+                                     : "at the start of the block of ") +
+                    blockName(W.B) + " (reached within hazard distance from " +
+                    Cache->describe(W.Call) + ")";
+      return Verdict::fail(
+          Verdict::Kind::Structure,
+          formatv("the edit changes the ops within {0} wait states {1}: "
+                  "hazards across an internal call and its return are not "
+                  "modelled, so that code is kept as it is",
+                  W.WaitStates, Where)
+              .str());
+    }
+  }
   for (Block *B : T.Touched)
     if (isFrozen(B))
       return Verdict::fail(
@@ -1081,8 +1153,7 @@ Verdict Legality::checkWaits(Transaction &T) {
       const InstInfo &I = Cache->get(Op);
       bool IsNew = T.isNew(Op);
       SmallVector<const PendingOp *, 4> Ps;
-      WaitcntAnalysis::touching(S, I, RU, Ps,
-                                !I.IsCall && Cache->unknownRegisters(Op));
+      WaitcntAnalysis::touching(S, I, RU, Ps, Cache->touchesAllRegisters(Op));
       for (const PendingOp *P : Ps) {
         if (!IsNew) {
           // The original did the same: touched the result while the op was

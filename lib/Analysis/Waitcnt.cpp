@@ -209,7 +209,10 @@ void WaitcntAnalysis::transfer(PendingState &S, const InstInfo &I) {
     S.wait(I.Wait);
     return;
   }
-  if (I.IsCall) {
+  // A call drains everything (LLVM's convention: the callee waits), but an
+  // internal call's subroutine issues and waits for nothing
+  // (InternalCallModel): what is in flight stays.
+  if (I.IsCall && !I.InternalCall) {
     S.Ops.clear();
     return;
   }
@@ -283,7 +286,7 @@ void WaitcntAnalysis::findUnwaited(SmallVectorImpl<Unwaited> &Out) const {
     replay(&B, [&](Operation *Op, const PendingState &S) {
       const InstInfo &I = Cache.get(Op);
       SmallVector<const PendingOp *, 4> Ps;
-      touching(S, I, RU, Ps, !I.IsCall && Cache.unknownRegisters(Op));
+      touching(S, I, RU, Ps, Cache.touchesAllRegisters(Op));
       for (const PendingOp *P : Ps) {
         Unwaited U;
         U.User = Op;
@@ -366,7 +369,7 @@ void WaitcntAnalysis::transfer(Track &T, Operation *Producer, Operation *Op,
     }
     return;
   }
-  if (I.IsCall) {
+  if (I.IsCall && !I.InternalCall) {
     T.Retired |= T.Pending;
     T.Pending = 0;
     std::fill(T.Min, T.Min + NumCounters, 0);

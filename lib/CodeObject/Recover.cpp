@@ -1073,8 +1073,9 @@ llvm::Error Recoverer::recoverFunction(const FunctionRange &F,
   else if (!InternalCalls.empty())
     FnOp->setAttr("internal_calls",
                   B.getStringAttr(InternalCalls +
-                                  " (calls into its own code: relocatable, "
-                                  "but the analyses do not model such calls)"));
+                                  " (calls into its own code: relocatable; "
+                                  "edited between the calls when its "
+                                  "subroutines are plain ALU code)"));
 
   std::vector<Block *> BlockAt(std::max<size_t>(CodeEnd, 1) + 1, nullptr);
   for (size_t L = 0; L < Leaders.size(); ++L)

@@ -182,6 +182,15 @@ struct DeadCodePass : public asmevo::impl::DeadCodeBase<DeadCodePass> {
       // Candidates refused or set aside: kept for the rest of the pass, not
       // retried each round (each retry is a whole-function check).
       llvm::DenseSet<Operation *> Keep;
+      // Code next to an internal call and in subroutines stays as it is
+      // (InternalCallModel; legality would refuse the round).
+      if (Fn->hasAttr("internal_calls")) {
+        InternalCallModel M(Fn, C);
+        Fn->walk([&](Operation *Op) {
+          if (Op != Fn && M.isFixedOp(Op))
+            Keep.insert(Op);
+        });
+      }
       for (unsigned Round = 0; Round < 16; ++Round) {
         SmallVector<Operation *> Dead;
         collectDead(Fn, C, Keep, Dead);

@@ -116,7 +116,15 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
       Legality::Transaction T(L);
       OpBuilder B(Fn->getContext());
       unsigned Added = 0, Sites = 0;
+      unsigned NearCalls = 0;
       for (Operation *C : Ops) {
+        // Code next to an internal call stays as it is (InternalCallModel):
+        // its input hazards are left there.
+        if (L.internalCalls().isFixedOp(C)) {
+          unsigned Ignored = 0;
+          NearCalls += missingBefore(C, Ignored, /*Print=*/false) > 0;
+          continue;
+        }
         int Missing = missingBefore(C, CarryKept, /*Print=*/true);
         if (Missing <= 0)
           continue;
@@ -130,6 +138,8 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
       }
       if (CarryKept)
         S.add("carry reads left as in the input", CarryKept);
+      if (NearCalls)
+        S.add("left in subroutines and next to internal calls", NearCalls);
       if (T.empty())
         continue;
       Verdict V = T.commit();

@@ -9,7 +9,7 @@ using namespace asmevo;
 using namespace asmevo::amdgcn;
 
 bool rewrite::isEditable(Operation *Fn, std::string *Why) {
-  auto Fail = [&](const char *W) {
+  auto Fail = [&](const std::string &W) {
     if (Why)
       *Why = W;
     return false;
@@ -18,11 +18,22 @@ bool rewrite::isEditable(Operation *Fn, std::string *Why) {
     return Fail("not a kernel or function");
   if (Fn->hasAttr("not_relocatable"))
     return Fail("not_relocatable: recovery could not model all of its code");
-  if (Fn->hasAttr("internal_calls"))
-    return Fail("internal_calls: calls into its own code, which the analyses "
-                "do not model");
   if (Fn->getRegion(0).empty())
     return Fail("no body");
+  // Calls into its own code: editable between the calls when the model's
+  // assumptions hold (Legality keeps the subroutines and the code around
+  // the calls as they are).
+  if (Fn->hasAttr("internal_calls")) {
+    auto TIOrErr = amdgcn::getTargetInfoFor(Fn);
+    if (!TIOrErr)
+      return Fail("internal_calls: " + llvm::toString(TIOrErr.takeError()));
+    InstInfoCache C(**TIOrErr);
+    InternalCallModel M(Fn, C);
+    if (!M.modelled())
+      return Fail("internal_calls: calls into its own code in a way the "
+                  "analyses do not model: " +
+                  M.reason());
+  }
   return true;
 }
 

@@ -91,8 +91,7 @@ waits::plan(Legality &L, Operation *Fn, const OpSet *Pinned, bool PathsKept) {
       unsigned N[NumCounters];
       maxCounts(N);
       SmallVector<const PendingOp *, 4> Ps;
-      WaitcntAnalysis::touching(St, I, RU, Ps,
-                                !I.IsCall && C.unknownRegisters(&Op));
+      WaitcntAnalysis::touching(St, I, RU, Ps, C.touchesAllRegisters(&Op));
       // What the original let this op touch in flight is tolerated by the
       // legality check; waiting for it would add a wait the original lacks.
       // Only on the counters the original left it counted on and retired it

@@ -96,6 +96,26 @@ struct WaitcntRelaxPass
         if (T.empty())
           break;
         unsigned Nops = T.insertNopsForHazards();
+        // Code next to an internal call stays as it is (InternalCallModel):
+        // where the plan changes it, that block and its predecessors keep
+        // their waits.
+        SmallVector<Block *> FixedChanged;
+        L.blocksChangingFixedCode(T, FixedChanged);
+        if (!FixedChanged.empty()) {
+          unsigned Before = Pinned.size();
+          for (Block *B : FixedChanged) {
+            SmallVector<Block *, 4> Around(B->getPredecessors());
+            Around.push_back(B);
+            for (Block *X : Around)
+              for (Operation *Op : OldOps.lookup(X))
+                if (waits::isRelaxable(L, Op))
+                  Pinned.insert(Op);
+          }
+          if (Pinned.size() != Before) {
+            Done = false;
+            continue;
+          }
+        }
         if (!allowMoreWaits) {
           // A wait may move into a successor (the path that needs it):
           // compare each edge's pair of blocks, not blocks alone.

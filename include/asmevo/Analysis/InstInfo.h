@@ -106,6 +106,11 @@ struct InstInfo {
   /// completed (fences, stores, atomics, calls, returns, barriers).
   bool Sync = false;
   bool IsCall = false, IsReturn = false, IsTerminator = false;
+  /// A call in a function marked internal_calls (into the function's own
+  /// subroutines, InternalCallModel): it follows no calling convention, so
+  /// the memory ops in flight stay in flight through it and it reads every
+  /// register, instead of LLVM's convention (the callee waits for all).
+  bool InternalCall = false;
   bool IsBranch = false;
   /// Wait states this op provides to hazard distances.
   unsigned WaitStates = 1;
@@ -171,6 +176,13 @@ public:
   /// operands are offsets from M0/the index). Such ops are full barriers
   /// for ordering and keep every register live.
   bool unknownRegisters(mlir::Operation *Op);
+  /// Whether the wait checks take Op to read and write every register:
+  /// unknownRegisters ops, except calls that follow the calling convention
+  /// (their callee waits for what it reads); internal calls do not.
+  bool touchesAllRegisters(mlir::Operation *Op) {
+    const InstInfo &I = get(Op);
+    return (!I.IsCall || I.InternalCall) && unknownRegisters(Op);
+  }
   /// Register units every call may read or write, when a client knows them
   /// for every call of the code it analyses (e.g. the union of what all the
   /// code object's device functions touch). Calls then use and define

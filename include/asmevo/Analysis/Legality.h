@@ -26,7 +26,10 @@
 //  * side effect: an erased op has side effects or writes memory and no
 //    new op of the same kind replaces it;
 //  * structure: edits across blocks, of terminators, or in code recovery
-//    could not model (not_relocatable functions, raw words).
+//    could not model (not_relocatable functions, raw words); in functions
+//    that call into their own code (internal_calls), every edit where
+//    InternalCallModel's assumptions fail, and edits of the subroutines or
+//    within hazard distance of a call.
 //
 // What the legality layer does not decide is whether new instructions
 // compute the same values as the ones they replace: that is the
@@ -39,6 +42,7 @@
 
 #include "asmevo/Analysis/DependenceGraph.h"
 #include "asmevo/Analysis/Hazards.h"
+#include "asmevo/Analysis/InternalCalls.h"
 #include "asmevo/Analysis/Liveness.h"
 #include "asmevo/Analysis/Waitcnt.h"
 
@@ -192,9 +196,18 @@ public:
   /// PcrelReferences); must outlive this Legality.
   void setPcrelReferences(const PcrelReferences &R) { Refs = &R; }
 
-  /// Blocks whose layout must not change (the kernarg-preload prologue):
-  /// any edit touching them is refused.
+  /// Blocks whose layout must not change (the kernarg-preload prologue,
+  /// the subroutines of an internal_calls function): any edit touching
+  /// them is refused.
   bool isFrozen(mlir::Block *B);
+  /// The model of the function's calls into its own code (internal_calls),
+  /// made from the function as it was when this Legality was made.
+  const InternalCallModel &internalCalls();
+  /// The blocks where T changes code the internal-call model keeps as it
+  /// is (a subroutine, the ops around a call): a pass that plans a whole
+  /// function at once keeps its original code there and plans again.
+  void blocksChangingFixedCode(const Transaction &T,
+                               llvm::SmallVectorImpl<mlir::Block *> &Out);
 
   /// Facts of the baseline, for passes that plan edits.
   const WaitcntAnalysis &waits();
@@ -232,6 +245,7 @@ private:
   void updateBaseline(const Transaction &T);
   Verdict verify(Transaction &T);
   Verdict checkStructure(Transaction &T);
+  bool windowChanged(const Transaction &T, const InternalCallModel::Window &W);
   Verdict checkOrder(Transaction &T);
   Verdict checkLiveValues(Transaction &T);
   Verdict checkWaits(Transaction &T);
@@ -266,6 +280,9 @@ private:
   llvm::DenseMap<mlir::Block *, llvm::SmallVector<mlir::Operation *, 16>>
       BaseOrder;
   const PcrelReferences *Refs = nullptr;
+  /// Depends only on the CFG and on ops no edit may change (calls,
+  /// subroutine blocks, the runs around the calls), so it outlives commits.
+  std::unique_ptr<InternalCallModel> Calls;
   std::unique_ptr<PcrelReferences> OwnedRefs;
   llvm::DenseSet<int64_t> PcrelTargets; // ids named by this function's
                                         // PC-relative literals

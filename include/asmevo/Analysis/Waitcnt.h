@@ -23,7 +23,8 @@
 // device function starts with "unknown" operations in flight on every
 // counter that may write any register (LLVM's callee waits on entry). After
 // a call nothing is in flight (LLVM's callees wait for everything before
-// returning).
+// returning), except after an internal call (InstInfo::InternalCall): its
+// subroutine issues and waits for nothing, so what was in flight stays.
 //
 // The joined state loses which path a wait retired an op on: with 1 younger
 // load on one path into a block and 4 on another, vmcnt(4) retires the op
@@ -96,7 +97,7 @@ public:
   WaitcntAnalysis(mlir::Operation *Fn, InstInfoCache &Cache);
 
   /// Applies one op to a state (a wait removes covered ops, a memory op is
-  /// issued, a call drains everything).
+  /// issued, a call drains everything unless it is an internal call).
   static void transfer(PendingState &S, const InstInfo &I);
 
   mlir::Operation *function() const { return Fn; }

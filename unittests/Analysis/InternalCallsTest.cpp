@@ -1,0 +1,292 @@
+//===- InternalCallsTest.cpp - Legality in functions with internal calls --===//
+//
+// Kernels that call subroutines in their own code (Tensile's activation
+// functions, InternalCallModel): edits between the calls are checked with
+// the calls' real effects (what is in flight stays in flight through a
+// call; a call reads every register), the subroutines and the code within
+// hazard distance of a call stay as they are, and kernels outside the
+// model are refused with the reason.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AnalysisTestUtil.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace asmevo;
+using namespace asmevo::test;
+
+namespace {
+
+std::unique_ptr<Function> parseCalls(llvm::StringRef Body) {
+  auto F = parseFunction(Body);
+  if (F->Fn)
+    F->Fn->setAttr("internal_calls",
+                   mlir::StringAttr::get(&F->Ctx, "test: calls its own code"));
+  return F;
+}
+
+// A load in flight through the call (v6: the subroutine does not read it),
+// a load the subroutine reads (v4, waited for before the call), the
+// address computation of Tensile's form, the subroutine after the end.
+// Three s_nop 7 (24 wait states) on either side of the call keep the
+// waits out of the 19 wait states around it that stay as they are.
+const char *Kernel = R"(
+    amdgcn.inst [0x0] global_load_dword "v4, v[2:3], off"
+    amdgcn.inst [0x8] global_load_dword "v6, v[2:3], off offset:16"
+    amdgcn.inst [0x10] v_mov_b32_e32 "v20, 1"
+    amdgcn.inst [0x14] v_mov_b32_e32 "v21, 2"
+    amdgcn.inst [0x18] s_getpc_b64 "s[10:11]"
+    amdgcn.inst [0x1c] s_add_i32 "s9, 0x100, 4" pcrel(add, 0x200 from 0x18, bias 4)
+    amdgcn.inst [0x24] s_add_u32 "s10, s10, s9"
+    amdgcn.inst [0x28] s_addc_u32 "s11, s11, 0"
+    amdgcn.s_waitcnt [0x2c] vmcnt(1)
+    amdgcn.s_nop [0x30] 7
+    amdgcn.s_nop [0x34] 7
+    amdgcn.s_nop [0x38] 7
+    amdgcn.inst [0x3c] s_swappc_b64 "s[30:31], s[10:11]"
+    amdgcn.s_nop [0x40] 7
+    amdgcn.s_nop [0x44] 7
+    amdgcn.s_nop [0x48] 7
+    amdgcn.s_waitcnt [0x4c] vmcnt(0)
+    amdgcn.inst [0x50] v_add_u32_e32 "v7, v6, v4"
+    amdgcn.inst [0x54] v_mov_b32_e32 "v22, 3"
+    amdgcn.inst [0x58] global_store_dword "v[2:3], v7, off"
+    amdgcn.s_endpgm [0x60]
+  ^bb1:  // no predecessors
+    amdgcn.inst [0x200] v_add_u32_e32 "v4, 7, v4"
+    amdgcn.indirect [0x204] s_setpc_b64 "s[30:31]")";
+
+TEST(InternalCalls, ModelledKernel) {
+  auto F = parseCalls(Kernel);
+  Legality L(F->Fn);
+  const InternalCallModel &M = L.internalCalls();
+  EXPECT_TRUE(M.modelled()) << M.reason();
+  ASSERT_EQ(M.callSites().size(), 1u);
+  EXPECT_EQ(M.callSites()[0], F->byId(0x3c));
+  EXPECT_TRUE(M.isFixedBlock(F->byId(0x200)->getBlock()));
+  EXPECT_FALSE(M.isFixedBlock(F->byId(0x0)->getBlock()));
+  EXPECT_TRUE(L.isFrozen(F->byId(0x200)->getBlock()));
+  // Edits away from the calls are made: two independent moves far from
+  // the call, on both sides.
+  Verdict V = L.moveBefore(F->byId(0x14), F->byId(0x10));
+  EXPECT_TRUE(V) << V.Reason;
+  V = L.moveBefore(F->byId(0x54), F->byId(0x50));
+  EXPECT_TRUE(V) << V.Reason;
+}
+
+TEST(InternalCalls, MemoryOpAcrossCall) {
+  auto F = parseCalls(Kernel);
+  Legality L(F->Fn);
+  // The store after the call, moved before it (dependence: the call reads
+  // and writes every register, and orders every memory op).
+  Verdict V = L.canMoveBefore(F->byId(0x58), F->byId(0x30));
+  EXPECT_FALSE(V);
+  EXPECT_EQ(V.K, Verdict::Kind::Dependence) << V.Reason;
+  EXPECT_EQ(V.Reason,
+            "moving [0x58] global_store_dword v[2:3], v7, off before [0x30] "
+            "s_nop 7: dependence reversed: control: [0x3c] s_swappc_b64 "
+            "s[30:31], s[10:11] must stay before [0x58] global_store_dword "
+            "v[2:3], v7, off");
+  // A load moved from before the call to after it.
+  V = L.canMoveBefore(F->byId(0x8), F->byId(0x54));
+  EXPECT_EQ(V.K, Verdict::Kind::Dependence) << V.Reason;
+}
+
+TEST(InternalCalls, WaitBeforeCallWhoseCalleeReadsTheLoad) {
+  auto F = parseCalls(Kernel);
+  Legality L(F->Fn);
+  // The subroutine reads v4: the load must be complete at the call.
+  Verdict V = L.canErase(F->byId(0x2c));
+  EXPECT_EQ(V.K, Verdict::Kind::Wait) << V.Reason;
+  EXPECT_EQ(V.Reason,
+            "erasing [0x2c] s_waitcnt vmcnt(1): [0x3c] s_swappc_b64 "
+            "s[30:31], s[10:11] touches registers while [0x0] "
+            "global_load_dword v4, v[2:3], off may still be in flight: no "
+            "s_waitcnt covers it (needs vmcnt(1) before it)");
+}
+
+TEST(InternalCalls, WaitAfterReturnForALoadInFlightThroughTheCall) {
+  auto F = parseCalls(Kernel);
+  Legality L(F->Fn);
+  // v6's load is still in flight after the return (the subroutine waits
+  // for nothing): the wait after the call stays. (LLVM's convention would
+  // drain it at the call and allow this.)
+  Verdict V = L.canErase(F->byId(0x4c));
+  EXPECT_FALSE(V);
+  EXPECT_EQ(V.K, Verdict::Kind::Wait) << V.Reason;
+  EXPECT_EQ(V.Reason,
+            "erasing [0x4c] s_waitcnt vmcnt(0): [0x50] v_add_u32_e32 v7, v6, "
+            "v4 touches v6 while [0x8] global_load_dword v6, v[2:3], off "
+            "offset:16 may still be in flight: no s_waitcnt covers it (needs "
+            "vmcnt(0) before it)");
+  // Loosened to vmcnt(1) instead: the same (v6 is the younger load).
+  mlir::OpBuilder B(&F->Ctx);
+  // vmcnt(1): simm16 vmcnt[3:0], expcnt[6:4] = 7, lgkmcnt[11:8] = 15.
+  auto *W =
+      amdgcn::WaitcntOp::create(B, B.getUnknownLoc(), -1, 0xf71).getOperation();
+  V = L.canReplace({F->byId(0x4c)}, {W});
+  EXPECT_EQ(V.K, Verdict::Kind::Wait) << V.Reason;
+  W->destroy();
+}
+
+TEST(InternalCalls, HazardDistanceAroundCallAndReturn) {
+  auto F = parseCalls(Kernel);
+  Legality L(F->Fn);
+  // Right after the return: fewer wait states between the subroutine's
+  // last ops and the code after the call.
+  Verdict V = L.canErase(F->byId(0x40));
+  EXPECT_EQ(V.K, Verdict::Kind::Structure) << V.Reason;
+  EXPECT_EQ(V.Reason,
+            "erasing [0x40] s_nop 7: the edit changes the ops within 19 wait "
+            "states right after [0x3c] s_swappc_b64 s[30:31], s[10:11]: "
+            "hazards across an internal call and its return are not "
+            "modelled, so that code is kept as it is");
+  // A consumer of the subroutine's v4 moved right after the return.
+  V = L.canMoveBefore(F->byId(0x50), F->byId(0x40));
+  EXPECT_EQ(V.K, Verdict::Kind::Structure) << V.Reason;
+  // Right before the call.
+  V = L.canErase(F->byId(0x38));
+  EXPECT_EQ(V.Reason,
+            "erasing [0x38] s_nop 7: the edit changes the ops within 19 wait "
+            "states right before [0x3c] s_swappc_b64 s[30:31], s[10:11]: "
+            "hazards across an internal call and its return are not "
+            "modelled, so that code is kept as it is");
+}
+
+TEST(InternalCalls, HazardDistanceAcrossBlocks) {
+  // The call's block ends 2 wait states after it: the next 17 wait states
+  // of both successors stay too; further on, edits are made.
+  auto F = parseCalls(R"(
+    amdgcn.inst [0x18] s_getpc_b64 "s[10:11]"
+    amdgcn.inst [0x1c] s_add_i32 "s9, 0x100, 4" pcrel(add, 0x200 from 0x18, bias 4)
+    amdgcn.inst [0x24] s_add_u32 "s10, s10, s9"
+    amdgcn.inst [0x28] s_addc_u32 "s11, s11, 0"
+    amdgcn.s_nop [0x30] 7
+    amdgcn.s_nop [0x34] 7
+    amdgcn.s_nop [0x38] 7
+    amdgcn.inst [0x3c] s_swappc_b64 "s[30:31], s[10:11]"
+    amdgcn.inst [0x40] s_cmp_eq_u32 "s0, 0"
+    amdgcn.cbranch [0x44] s_cbranch_scc1 ^bb2, ^bb1
+  ^bb1:
+    amdgcn.inst [0x48] v_mov_b32_e32 "v30, v4"
+    amdgcn.s_nop [0x4c] 7
+    amdgcn.s_nop [0x50] 7
+    amdgcn.inst [0x54] v_mov_b32_e32 "v31, 1"
+    amdgcn.inst [0x58] v_mov_b32_e32 "v32, 2"
+    amdgcn.s_branch [0x5c] ^bb2
+  ^bb2:
+    amdgcn.s_endpgm [0x60]
+  ^bb3:  // no predecessors
+    amdgcn.inst [0x200] v_add_u32_e32 "v4, 7, v4"
+    amdgcn.indirect [0x204] s_setpc_b64 "s[30:31]")");
+  Legality L(F->Fn);
+  ASSERT_TRUE(L.internalCalls().modelled()) << L.internalCalls().reason();
+  Verdict V = L.canErase(F->byId(0x48));
+  EXPECT_EQ(V.Reason,
+            "erasing [0x48] v_mov_b32_e32 v30, v4: the edit changes the ops "
+            "within 17 wait states at the start of the block of [0x48] "
+            "v_mov_b32_e32 v30, v4 (reached within hazard distance from "
+            "[0x3c] s_swappc_b64 s[30:31], s[10:11]): hazards across an "
+            "internal call and its return are not modelled, so that code is "
+            "kept as it is");
+  V = L.canMoveBefore(F->byId(0x58), F->byId(0x54));
+  EXPECT_TRUE(V) << V.Reason;
+}
+
+TEST(InternalCalls, SubroutineKept) {
+  auto F = parseCalls(Kernel);
+  Legality L(F->Fn);
+  Verdict V = L.canErase(F->byId(0x200));
+  EXPECT_EQ(V.K, Verdict::Kind::Structure) << V.Reason;
+  EXPECT_EQ(V.Reason,
+            "erasing [0x200] v_add_u32_e32 v4, 7, v4: the block of [0x200] "
+            "v_add_u32_e32 v4, 7, v4 is not reached from the entry (a "
+            "subroutine called with s_swappc_b64, or dead code): it is kept "
+            "as it is");
+}
+
+TEST(InternalCalls, NotModelled) {
+  // A subroutine with a memory op.
+  {
+    std::string K = Kernel;
+    K.replace(K.find("amdgcn.inst [0x200] v_add_u32_e32 \"v4, 7, v4\""),
+              strlen("amdgcn.inst [0x200] v_add_u32_e32 \"v4, 7, v4\""),
+              "amdgcn.inst [0x200] global_load_dword \"v4, v[2:3], off\"");
+    auto F = parseCalls(K);
+    Legality L(F->Fn);
+    EXPECT_EQ(L.internalCalls().reason(),
+              "subroutine op [0x200] global_load_dword v4, v[2:3], off is a "
+              "memory operation (only subroutines of plain ALU code are "
+              "modelled)");
+    EXPECT_EQ(L.canMoveBefore(F->byId(0x14), F->byId(0x10)).Reason,
+              "moving [0x14] v_mov_b32_e32 v21, 2 before [0x10] "
+              "v_mov_b32_e32 v20, 1: the function calls into its own code "
+              "(internal_calls) in a way the analyses do not model: "
+              "subroutine op [0x200] global_load_dword v4, v[2:3], off is a "
+              "memory operation (only subroutines of plain ALU code are "
+              "modelled); it is only moved");
+  }
+  // The call's target written by something else: before the address
+  // computation (Tensile loads a kernel argument there), modelled; after
+  // it, not.
+  {
+    std::string K = Kernel;
+    K.replace(K.find("amdgcn.inst [0x10] v_mov_b32_e32 \"v20, 1\""),
+              strlen("amdgcn.inst [0x10] v_mov_b32_e32 \"v20, 1\""),
+              "amdgcn.inst [0x10] s_mov_b32 \"s10, 0\"");
+    auto F = parseCalls(K);
+    Legality L(F->Fn);
+    EXPECT_TRUE(L.internalCalls().modelled()) << L.internalCalls().reason();
+  }
+  {
+    std::string K = Kernel;
+    K.replace(K.find("amdgcn.s_nop [0x30] 7"), strlen("amdgcn.s_nop [0x30] 7"),
+              "amdgcn.inst [0x30] s_mov_b32 \"s11, 0\"");
+    auto F = parseCalls(K);
+    Legality L(F->Fn);
+    EXPECT_EQ(L.internalCalls().reason(),
+              "call [0x3c] s_swappc_b64 s[30:31], s[10:11]: on some path "
+              "s[10:11] does not hold a subroutine's address (nothing or "
+              "something else writes it after the address computation)");
+  }
+  // A subroutine that writes the call's target.
+  {
+    std::string K = Kernel;
+    K.replace(K.find("amdgcn.inst [0x200] v_add_u32_e32 \"v4, 7, v4\""),
+              strlen("amdgcn.inst [0x200] v_add_u32_e32 \"v4, 7, v4\""),
+              "amdgcn.inst [0x200] v_readfirstlane_b32 \"s10, v4\"");
+    auto F = parseCalls(K);
+    Legality L(F->Fn);
+    EXPECT_EQ(L.internalCalls().reason(),
+              "subroutine op [0x200] v_readfirstlane_b32 s10, v4 writes "
+              "s[10:11], the target of a call");
+  }
+  // No address computation on some path.
+  {
+    // (a branch around the address computation)
+    std::string Branchy = R"(
+    amdgcn.inst [0x0] s_cmp_eq_u32 "s0, 0"
+    amdgcn.cbranch [0x4] s_cbranch_scc1 ^bb2, ^bb1
+  ^bb1:
+    amdgcn.inst [0x18] s_getpc_b64 "s[10:11]"
+    amdgcn.inst [0x1c] s_add_i32 "s9, 0x100, 4" pcrel(add, 0x200 from 0x18, bias 4)
+    amdgcn.inst [0x24] s_add_u32 "s10, s10, s9"
+    amdgcn.inst [0x28] s_addc_u32 "s11, s11, 0"
+    amdgcn.fallthrough ^bb2
+  ^bb2:
+    amdgcn.inst [0x3c] s_swappc_b64 "s[30:31], s[10:11]"
+    amdgcn.s_endpgm [0x60]
+  ^bb3:  // no predecessors
+    amdgcn.inst [0x200] v_add_u32_e32 "v4, 7, v4"
+    amdgcn.indirect [0x204] s_setpc_b64 "s[30:31]")";
+    auto F = parseCalls(Branchy);
+    Legality L(F->Fn);
+    EXPECT_EQ(L.internalCalls().reason(),
+              "call [0x3c] s_swappc_b64 s[30:31], s[10:11]: on some path "
+              "s[10:11] does not hold a subroutine's address (nothing or "
+              "something else writes it after the address computation)");
+  }
+}
+
+} // namespace
