@@ -55,7 +55,9 @@ D bf8, compute f32), gfx942's FNUZ codes of the small integers.
 
 Kernels.so objects: the GSU helper kernels (Cijk_<D type>[_GB][_GA]
 BetaOnly, Cijk_<D type>[_GB]_PostGSU...), launched as generateBetaOnlyCall
-and generateOutputConversionCall do (helper_specs).
+and generateOutputConversionCall do (helper_specs); hipSPARSELt's
+TensileLite PostGSU kernels with bias, scaleAlphaVec and activation
+(lite_postgsu_specs).
 
 hipSPARSELt objects (TensileLibrary_..._SPA|SPB_Type_...): TensileLite
 kernels (KernArgsVersion 2: "Gemm info", "kernel info0/1", "numWG" first),
