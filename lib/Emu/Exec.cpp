@@ -452,8 +452,17 @@ static inline const Inst *stepInstructionImpl(Wave &W, const StepEnv &E) {
       ++C.ApproxCount[I->Index];
       if (Sh.Mem->Obs) // verification hook
         approxHookBefore(W, *I);
-      C.D16Zero =
-          I->D16Unspecified && !(Sh.Mem->Obs && Sh.Mem->Obs->keepD16Unused());
+    }
+    if (I->D16Unspecified) {
+      if (O.RefuseApproximate) {
+        W.fail(ErrorKind::Approximate, *I,
+               "D16 load refused: the unused half of its destination is not "
+               "specified with SRAM ECC on or any (the code object does not "
+               "say sramecc-)");
+        return nullptr;
+      }
+      ++C.D16Loads;
+      C.D16Zero = !(Sh.Mem->Obs && Sh.Mem->Obs->keepD16Unused());
     }
     if (O.Profile) {
       if (C.Profile.size() <= I->Index)
@@ -1149,6 +1158,7 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
       Approx.resize(C.ApproxCount.size());
     for (size_t J = 0; J < C.ApproxCount.size(); ++J)
       Approx[J] += C.ApproxCount[J];
+    RR.D16UnspecifiedLoads += C.D16Loads;
   }
   {
     std::lock_guard<std::mutex> L(P.M);
@@ -1159,12 +1169,9 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
         RR.ProfileText[I->PC - P.LoadBase] = P.text(*I);
       }
     for (size_t J = 0; J < Approx.size() && J < P.ByIndex.size(); ++J)
-      if (Approx[J] && P.ByIndex[J]->D) {
+      if (Approx[J] && P.ByIndex[J]->D)
         RR.ApproximateOps[baseMnemonic(P.ByIndex[J]->D->Mnemonic).str()] +=
             Approx[J];
-        if (P.ByIndex[J]->D16Unspecified)
-          RR.D16UnspecifiedLoads += Approx[J];
-      }
   }
   if (Timed)
     Timed->finish(RR);
@@ -1270,6 +1277,7 @@ SnippetResult runSnippet(StringRef CPU, ArrayRef<uint8_t> Code,
   Res.Run.Kind = Sh.ErrKind;
   Res.Run.Message = Sh.ErrMsg;
   Res.Run.WaveInstructions = C.Executed;
+  Res.Run.D16UnspecifiedLoads = C.D16Loads;
   SnippetState &S = Res.State;
   std::copy(W->S, W->S + 128, S.S.begin());
   S.V.resize(Init.V.size());

@@ -434,6 +434,7 @@ struct Ctx {
   // Set while a D16 load with Inst::D16Unspecified runs: the unused half of
   // its destination is zeroed (the plain rule) instead of kept.
   bool D16Zero = false;
+  uint64_t D16Loads = 0; // executed with Inst::D16Unspecified
   Region *findRegion(uint64_t Addr, uint64_t Len, bool Write = false,
                      unsigned Wave = ~0u, unsigned Lane = 64) {
     if (Sh->Mem->Obs) { // verification hook (VerifyHooks.cpp)

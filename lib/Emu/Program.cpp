@@ -246,9 +246,10 @@ void Program::predecode(Inst &I, ArrayRef<uint8_t> Bytes) {
   I.Fid = Info->Fid;
   I.Aux = Info->Aux;
   if (D16UnusedUnspecified && isD16Load(*Info)) {
-    // Zeroed in plain runs, kept under a verifier's perturbation
-    // (Memory::Observer::keepD16Unused): both rules get compared.
-    I.Fid = Fidelity::Approximate;
+    // The unused half is zeroed in plain runs and kept when the observer
+    // asks (Memory::Observer::keepD16Unused); a verifier runs both rules.
+    // Not an approximate opcode: each rule is exact, and the verifier's
+    // question is not which operands the load saw but which rule applies.
     I.D16Unspecified = true;
   }
 

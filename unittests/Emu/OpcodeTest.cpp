@@ -564,8 +564,9 @@ TEST(EmuMemory, StoreD16Hi) {
 // D16 loads: without SRAM ECC ("-sramecc") the unused half of the
 // destination is kept, as LLVM assumes (GCNSubtarget::
 // d16PreservesUnusedBits); with it on or "any" the hardware's unused half is
-// not specified: an approximate result, zeroed in plain runs and kept when a
-// verifier's observer asks for the other rule (docs/emulator.md).
+// not specified: zeroed in plain runs and kept when a verifier's observer
+// asks for the other rule (docs/emulator.md). Each rule is exact, so the
+// loads are counted apart from the approximate opcodes.
 struct D16Form {
   const char *Load; // "<load> v1, <addr>"
   bool Hi;          // writes the high half
@@ -626,7 +627,12 @@ TEST(EmuMemory, D16ZeroesUnusedHalfUnderSramEcc) {
     D16Snip T(Features);
     for (const D16Form &F : D16Forms)
       EXPECT_EQ(T.load(F), d16Expect(F, 0)) << Features << " " << F.Load;
-    // An approximate result: refused on request.
+    auto Counted = T.run({D16Forms[0].Load, "ds_read_u16_d16 v3, v2 offset:8",
+                          "s_waitcnt vmcnt(0) lgkmcnt(0)"});
+    RUN_OK(Counted);
+    EXPECT_EQ(Counted.Run.D16UnspecifiedLoads, 2u) << Features;
+    EXPECT_TRUE(Counted.Run.ApproximateOps.empty()) << Features;
+    // Not specified bit for bit: refused on request.
     T.Opts.RefuseApproximate = true;
     for (const D16Form &F : D16Forms) {
       auto R = T.run({F.Load, "s_waitcnt vmcnt(0) lgkmcnt(0)"});
@@ -638,25 +644,30 @@ TEST(EmuMemory, D16ZeroesUnusedHalfUnderSramEcc) {
 // A verifier's observer asks for the other rule: the unused half is kept.
 TEST(EmuMemory, D16KeepsUnusedHalfWhenObserverAsks) {
   struct KeepD16 : Memory::Observer {
-    unsigned Calls = 0;
+    unsigned Asked = 0, Approx = 0;
     Region *access(Memory &M, uint64_t A, uint64_t L, bool) override {
       return M.find(A, L);
     }
     uint32_t approx(uint64_t, unsigned, unsigned, uint64_t) override {
-      ++Calls;
+      ++Approx;
       return 0;
     }
-    bool keepD16Unused() override { return true; }
+    bool keepD16Unused() override {
+      ++Asked;
+      return true;
+    }
   } Obs;
   for (const char *Features : {"+sramecc", ""}) {
     D16Snip T(Features);
     T.M.Obs = &Obs;
-    Obs.Calls = 0;
+    Obs.Asked = Obs.Approx = 0;
     for (const D16Form &F : D16Forms)
       EXPECT_EQ(T.load(F), d16Expect(F, 0xaaaa5555u))
           << Features << " " << F.Load;
-    // Each load was reported as an approximate operation.
-    EXPECT_EQ(Obs.Calls, std::size(D16Forms)) << Features;
+    // Each load asked for the rule (once per wave); none is an approximate
+    // operation, whose operands a strict verifier would compare.
+    EXPECT_EQ(Obs.Asked, std::size(D16Forms)) << Features;
+    EXPECT_EQ(Obs.Approx, 0u) << Features;
     T.M.Obs = nullptr;
   }
 }

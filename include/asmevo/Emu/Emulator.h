@@ -111,9 +111,9 @@ public:
     /// sees what hardware could give it.
     virtual uint64_t poisonSeed() { return 0; }
     /// D16 loads of a code object that may run with SRAM ECC on (it does
-    /// not say "-sramecc") are approximate opcodes: the unused half of the
-    /// destination is not specified there. false (plain runs): it is
-    /// zeroed; true: it is kept, as without SRAM ECC. A verifier runs both.
+    /// not say "-sramecc"): the unused half of the destination is not
+    /// specified there. false (plain runs): it is zeroed; true: it is kept,
+    /// as without SRAM ECC. A verifier runs both rules.
     virtual bool keepD16Unused() { return false; }
     /// The work-item of the next access() call: workgroup (linear), wave in
     /// the workgroup, lane (64: the wave's scalar unit). Lets a verifier
@@ -195,8 +195,9 @@ struct RunResult {
   double Seconds = 0;
   /// Approximate opcodes executed (mnemonic -> wave-instruction count).
   std::map<std::string, uint64_t> ApproximateOps;
-  /// Of those, D16 loads whose unused half is not specified (SRAM ECC on or
-  /// any; Memory::Observer::keepD16Unused).
+  /// D16 loads executed whose unused half is not specified (SRAM ECC on or
+  /// any; Memory::Observer::keepD16Unused). Not approximate opcodes: each
+  /// rule is exact, and RunOptions::RefuseApproximate refuses them too.
   uint64_t D16UnspecifiedLoads = 0;
   /// --profile: executed wave-instructions per PC (code-object vaddr).
   std::map<uint64_t, uint64_t> Profile;
