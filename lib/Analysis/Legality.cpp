@@ -95,11 +95,11 @@ Legality::~Legality() = default;
 
 namespace {
 /// WaitcntAnalysis::replay, calling F only for the ops of Only (all ops
-/// when null) and stopping after the last of them.
+/// when null), in block order, with the states Before gives.
 struct Replayer {
   const WaitcntAnalysis &W;
-  InstInfoCache &C;
   const SmallPtrSetImpl<Operation *> *Only;
+  llvm::function_ref<PendingState(Operation *)> Before;
 
   void replay(Block *B,
               llvm::function_ref<void(Operation *, const PendingState &)> F) {
@@ -107,28 +107,31 @@ struct Replayer {
       W.replay(B, F);
       return;
     }
-    size_t Left = 0;
+    SmallVector<Operation *, 8> Ops;
     for (Operation *Op : *Only)
-      Left += Op->getBlock() == B;
-    if (!Left)
-      return;
-    PendingState S = W.in(B);
-    for (Operation &Op : *B) {
-      if (Only->contains(&Op)) {
-        F(&Op, S);
-        if (!--Left)
-          return;
-      }
-      WaitcntAnalysis::transfer(S, C.get(&Op));
-    }
+      if (Op->getBlock() == B)
+        Ops.push_back(Op);
+    llvm::sort(
+        Ops, [](Operation *X, Operation *Y) { return X->isBeforeInBlock(Y); });
+    for (Operation *Op : Ops)
+      F(Op, Before(Op));
   }
 };
+
+/// Ops whose wait-counter transfer is not the identity.
+bool isWaitEvent(const InstInfo &I) {
+  return I.Kind == OpKind::Waitcnt || I.IsCall || I.Counters;
+}
+
+constexpr unsigned WaitMarkStride = 16;
 } // namespace
 
 void Legality::recordWaits(const WaitcntAnalysis &W, ArrayRef<Block *> Blocks,
                            const SmallPtrSetImpl<Operation *> *Only) {
   const RegUnitInfo &RU = Cache->units();
-  Replayer R{W, *Cache, Only};
+  assert((!Only || &W == BaseWaits.get()) && "states of the baseline only");
+  auto Before = [&](Operation *Op) { return baseStateBefore(Op); };
+  Replayer R{W, Only, Before};
   for (Block *B : Blocks) {
     R.replay(B, [&](Operation *Op, const PendingState &S) {
       const InstInfo &I = Cache->get(Op);
@@ -167,7 +170,109 @@ void Legality::recordHazards(ArrayRef<Operation *> Consumers) {
   }
 }
 
+PendingState Legality::baseStateBefore(Operation *Op) {
+  Block *B = Op->getBlock();
+  auto [MIt, New] = BaseWaitMarks.try_emplace(B);
+  WaitMarks &M = MIt->second;
+  if (New) {
+    for (Operation &X : *B)
+      if (isWaitEvent(Cache->get(&X))) {
+        M.Index[&X] = M.Events.size();
+        M.Events.push_back(&X);
+      }
+    PendingState S = BaseWaits->in(B);
+    for (unsigned J = 0; J <= M.Events.size(); ++J) {
+      if (J % WaitMarkStride == 0)
+        M.States.push_back(S);
+      if (J < M.Events.size())
+        WaitcntAnalysis::transfer(S, Cache->get(M.Events[J]));
+    }
+  }
+  // How many memory ops precede Op: the nearest one back, or a binary
+  // search when it is far.
+  unsigned N = 0;
+  bool Found = false;
+  unsigned Steps = 0;
+  Operation *P = Op->getPrevNode();
+  for (; P && Steps < 64; P = P->getPrevNode(), ++Steps)
+    if (auto It = M.Index.find(P); It != M.Index.end()) {
+      N = It->second + 1;
+      Found = true;
+      break;
+    }
+  if (!Found && P)
+    N = unsigned(
+        llvm::partition_point(
+            M.Events, [&](Operation *E) { return E->isBeforeInBlock(Op); }) -
+        M.Events.begin());
+  unsigned From = N / WaitMarkStride;
+  PendingState S = M.States[From];
+  for (unsigned J = From * WaitMarkStride; J < N; ++J)
+    WaitcntAnalysis::transfer(S, Cache->get(M.Events[J]));
+  return S;
+}
+
+bool Legality::touchesUnit(Operation *Op, uint16_t U) {
+  const InstInfo &I = Cache->get(Op);
+  return I.uses(U) || I.defines(U) || Cache->unknownRegisters(Op);
+}
+
+bool Legality::editsIndexing(const Transaction &T) {
+  return llvm::any_of(T.Log, [&](const Transaction::Entry &E) {
+    return Cache->get(E.Op).Mnemonic.starts_with("s_set_gpr_idx");
+  });
+}
+
+Operation *Legality::baseFirstTouch(Block *B, uint16_t U,
+                                    const SmallPtrSetImpl<Operation *> &Moved) {
+  auto &M = BaseFirstTouch[B];
+  if (auto It = M.find(U); It != M.end())
+    return It->second;
+  Operation *First = nullptr;
+  for (Operation *X : BaseOrder[B])
+    if (X->getBlock() != B || Moved.contains(X) || touchesUnit(X, U)) {
+      First = X; // the ops before it are the baseline's, in place
+      break;
+    }
+  M[U] = First;
+  return First;
+}
+
+std::optional<Operation *>
+Legality::walkStart(const Transaction &T, Block *B, uint16_t U,
+                    const SmallPtrSetImpl<Operation *> &Moved) {
+  // The baseline's ops before R touch no U; an erased or moved R is
+  // followed to the op that followed it then (the ops before that one are
+  // those that were before R, less erased and moved ones, plus new and
+  // moved ones, which are looked at below).
+  Operation *R = baseFirstTouch(B, U, Moved);
+  for (unsigned Steps = 0; R; ++Steps) {
+    const Transaction::Entry *E = nullptr;
+    for (const Transaction::Entry &X : T.Log)
+      if (X.Op == R && X.K != Transaction::Entry::Insert) {
+        E = &X;
+        break;
+      }
+    if (!E)
+      break;
+    if (E->OldBlock != B || Steps > 16)
+      return std::nullopt;
+    R = E->OldNext;
+  }
+  if (R && R->getBlock() != B)
+    return std::nullopt;
+  Operation *Start = R;
+  for (const Transaction::Entry &E : T.Log)
+    if (E.K != Transaction::Entry::Erase && E.Op->getBlock() == B &&
+        E.Op != Start && touchesUnit(E.Op, U) &&
+        (!Start || E.Op->isBeforeInBlock(Start)))
+      Start = E.Op;
+  return Start;
+}
+
 void Legality::rebuildBaseline() {
+  BaseFirstTouch.clear();
+  BaseWaitMarks.clear();
   LiveSummaries.clear();
   BaseFirstExecDef.clear();
   BaseClean.clear();
@@ -181,12 +286,15 @@ void Legality::rebuildBaseline() {
   BaseHazards.clear();
   SmallVector<Block *> Blocks;
   SmallVector<Operation *> Ops;
+  MayIndex = false;
   for (Block &B : Fn->getRegion(0)) {
     Blocks.push_back(&B);
     auto &L = BaseOrder[&B];
     for (Operation &Op : B) {
       L.push_back(&Op);
       Ops.push_back(&Op);
+      if (Cache->get(&Op).Mnemonic.starts_with("s_set_gpr_idx"))
+        MayIndex = true;
       if (auto I = dyn_cast<amdgcn::InstOp>(&Op))
         if (I.getPcrelPart() != amdgcn::InstOp::NoPcRel)
           PcrelTargets.insert(I.getPcrelTarget());
@@ -868,7 +976,7 @@ Verdict Legality::checkOrder(Transaction &T) {
 }
 
 /// Is the claim of eraseRedundant true in the current IR?
-bool Legality::redundancyHolds(const Transaction::Entry &E) {
+bool Legality::redundancyHolds(const Transaction::Entry &E, bool NoIndexing) {
   const InstInfo &I = Cache->get(E.Op);
   if (I.Kind != OpKind::Inst || I.SideEffect || I.MemRead || I.MemWrite ||
       I.Counters || I.IsCall)
@@ -877,10 +985,13 @@ bool Legality::redundancyHolds(const Transaction::Entry &E) {
     // A copy of a register to itself, unless VGPR indexing is on there:
     // then the source is v[N + index] (rocBLAS trsm reads its triangle with
     // `s_set_gpr_idx_on s24, gpr_idx(SRC0); v_mov_b32 v28, v28`). E.Op is
-    // detached: look at the ops before its old place.
+    // detached: look at the ops before its old place (no op there switches
+    // indexing when the function has none).
     for (Operation *P =
-             E.OldNext ? E.OldNext->getPrevNode()
-                       : (E.OldBlock->empty() ? nullptr : &E.OldBlock->back());
+             NoIndexing ? nullptr
+             : E.OldNext
+                 ? E.OldNext->getPrevNode()
+                 : (E.OldBlock->empty() ? nullptr : &E.OldBlock->back());
          ; P = P->getPrevNode()) {
       if (!P) {
         if (E.OldNext && Cache->inIndexedMode(E.OldNext))
@@ -962,6 +1073,17 @@ Verdict Legality::checkLiveValues(Transaction &T) {
   // Built at the first question (erasures claimed redundant ask none).
   std::optional<Liveness> LiveStore;
   auto live = [&]() -> Liveness & {
+    if (!LiveStore && Focus.size() <= 64 && !editsIndexing(T)) {
+      // Where each focus unit's walk of a touched block starts.
+      llvm::SmallPtrSet<Operation *, 8> Moved;
+      for (const Transaction::Entry &E : T.Log)
+        if (E.K == Transaction::Entry::Move)
+          Moved.insert(E.Op);
+      for (Block *B : T.Touched)
+        for (uint16_t U : Focus)
+          if (std::optional<Operation *> S = walkStart(T, B, U, Moved))
+            Edits.From[{B, U}] = *S;
+    }
     if (!LiveStore)
       LiveStore.emplace(
           Fn, *Cache, Liveness::Mode::Conservative, &NewOps, &LiveSummaries,
@@ -1048,7 +1170,7 @@ Verdict Legality::checkLiveValues(Transaction &T) {
                   " and no new op of the same kind replaces it");
       }
       if (E.SameAs) {
-        if (!redundancyHolds(E))
+        if (!redundancyHolds(E, !MayIndex && !editsIndexing(T)))
           return Verdict::fail(Verdict::Kind::LiveValue,
                                "erasing " + Cache->describe(E.Op) +
                                    " as redundant: it does not repeat " +
@@ -1145,7 +1267,8 @@ Verdict Legality::checkWaits(Transaction &T) {
   if (!T.MemoryTouched)
     newOrMoved(T, Only);
   Verdict Result;
-  Replayer R{*W, *Cache, T.MemoryTouched ? nullptr : &Only};
+  auto Before = [&](Operation *Op) { return baseStateBefore(Op); };
+  Replayer R{*W, T.MemoryTouched ? nullptr : &Only, Before};
   for (Block *B : Blocks) {
     R.replay(B, [&](Operation *Op, const PendingState &S) {
       if (!Result)
@@ -1339,6 +1462,38 @@ Verdict Legality::checkHazards(Transaction &T) {
 }
 
 void Legality::updateBaseline(const Transaction &T) {
+  // Each unit's first touch of a touched block, past what T changed (T's
+  // new and moved ops are baseline ops from now on).
+  bool Indexing = editsIndexing(T);
+  llvm::SmallPtrSet<Operation *, 8> Moved;
+  for (const Transaction::Entry &E : T.Log)
+    if (E.K == Transaction::Entry::Move)
+      Moved.insert(E.Op);
+  for (Block *B : T.Touched) {
+    auto It = BaseFirstTouch.find(B);
+    if (It == BaseFirstTouch.end())
+      continue;
+    if (Indexing) {
+      BaseFirstTouch.erase(It);
+      continue;
+    }
+    SmallVector<std::pair<uint16_t, std::optional<Operation *>>, 8> Next;
+    for (auto &KV : It->second)
+      Next.push_back({KV.first, walkStart(T, B, KV.first, Moved)});
+    // Advanced to the first touch, so that the next commit's walks start
+    // there (not where this one's started).
+    auto &M = BaseFirstTouch[B];
+    for (auto &[U, S] : Next) {
+      if (!S) {
+        M.erase(U);
+        continue;
+      }
+      Operation *X = *S;
+      while (X && !touchesUnit(X, U))
+        X = X->getNextNode();
+      M[U] = X;
+    }
+  }
   // Forget erased ops.
   for (const Transaction::Entry &E : T.Log)
     if (E.K == Transaction::Entry::Erase && !E.Op->getBlock()) {
@@ -1350,6 +1505,8 @@ void Legality::updateBaseline(const Transaction &T) {
   for (Block *B : Touched)
     if (BaseFirstExecDef.count(B))
       BaseFirstExecDef[B] = firstExecDef(T, B);
+  if (Indexing)
+    MayIndex = true;
   llvm::SmallPtrSet<Operation *, 8> Changed;
   newOrMoved(T, Changed);
   int64_t FnStart = -1;
@@ -1359,9 +1516,7 @@ void Legality::updateBaseline(const Transaction &T) {
     LiveSummaries.invalidate(B);
     auto &L = BaseOrder[B];
     Operation *OldFirst = L.empty() ? nullptr : L.front();
-    L.clear();
-    for (Operation &Op : *B)
-      L.push_back(&Op);
+    updateOrder(T, B, L);
     // The transaction passed checkStructure: no raw word, no op after the
     // terminator, and no op of the old order but its first named by
     // another function. Of the new order, only the new and moved ops and
@@ -1382,6 +1537,7 @@ void Legality::updateBaseline(const Transaction &T) {
     BaseUnreferenced[B] = Unreferenced;
   }
   if (T.MemoryTouched) {
+    BaseWaitMarks.clear();
     BaseWaits = T.Fresh ? std::move(const_cast<Transaction &>(T).Fresh)
                         : std::make_unique<WaitcntAnalysis>(Fn, *Cache);
     BaseUnwaited.clear();
@@ -1406,6 +1562,47 @@ void Legality::updateBaseline(const Transaction &T) {
   SmallVector<Operation *, 64> Consumers;
   affectedConsumers(T, Consumers);
   recordHazards(Consumers);
+}
+
+void Legality::updateOrder(const Transaction &T, Block *B,
+                           SmallVectorImpl<Operation *> &L) {
+  // The ops T left in place keep their order: take out the erased and
+  // moved ones and put the new and moved ones after their predecessors, by
+  // searches of the list (walking a long block's ops at every commit, a
+  // pointer chase, was the peephole's main cost on long blocks).
+  llvm::SmallPtrSet<Operation *, 8> Out;
+  llvm::SetVector<Operation *, SmallVector<Operation *, 8>> In;
+  for (const Transaction::Entry &E : T.Log) {
+    if (E.K != Transaction::Entry::Insert && E.OldBlock == B)
+      Out.insert(E.Op);
+    if (E.K != Transaction::Entry::Erase && E.Op->getBlock() == B)
+      In.insert(E.Op);
+  }
+  if (Out.size() + In.size() > 8) {
+    L.clear();
+    for (Operation &Op : *B)
+      L.push_back(&Op);
+    return;
+  }
+  for (Operation *X : Out)
+    if (auto It = llvm::find(L, X); It != L.end())
+      L.erase(It);
+  SmallVector<Operation *, 8> Add(In.begin(), In.end());
+  llvm::sort(Add,
+             [](Operation *X, Operation *Y) { return X->isBeforeInBlock(Y); });
+  for (Operation *X : Add) {
+    Operation *Prev = X->getPrevNode();
+    auto It = Prev ? llvm::find(L, Prev) : L.end();
+    if (Prev && It == L.end()) { // not expected: read the block
+      L.clear();
+      for (Operation &Op : *B)
+        L.push_back(&Op);
+      return;
+    }
+    L.insert(Prev ? std::next(It) : L.begin(), X);
+  }
+  assert(llvm::equal(L, llvm::make_pointer_range(*B)) &&
+         "the baseline order is the block's");
 }
 
 Operation *Legality::firstExecDef(const Transaction &T, Block *B) {

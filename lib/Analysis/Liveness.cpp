@@ -158,21 +158,52 @@ Liveness::Liveness(Operation *Fn, InstInfoCache &Cache, Mode M,
   }
 }
 
-std::pair<uint64_t, uint64_t> Liveness::focusedTransfer(Block *B) const {
+std::pair<uint64_t, uint64_t>
+Liveness::focusedTransfer(Block *B, const Editing *Edits) const {
   // In = Gen | (Out & ~Kill) per unit: Gen when the first op touching the
   // unit reads it, Kill when it overwrites it (what transferBackward
   // composes to; Kill of a unit read first does not matter).
   const RegUnitInfo &RU = Cache.units();
   uint64_t Gen = 0, Kill = 0;
-  uint64_t Open = FocusUnits.size() == 64
-                      ? ~uint64_t(0)
-                      : (uint64_t(1) << FocusUnits.size()) - 1;
+  uint64_t All = FocusUnits.size() == 64
+                     ? ~uint64_t(0)
+                     : (uint64_t(1) << FocusUnits.size()) - 1;
   for (unsigned K = 0; K < FocusUnits.size(); ++K)
     if (RU.isPseudo(FocusUnits[K]))
-      Open &= ~(uint64_t(1) << K); // never read or written
-  for (Operation &Op : *B) {
-    if (!Open)
-      break;
+      All &= ~(uint64_t(1) << K); // never read or written
+  // The units by the op their walk starts at (B's first op by default).
+  SmallVector<std::pair<Operation *, uint64_t>, 4> Walks;
+  auto addWalk = [&](Operation *From, uint64_t Bit) {
+    for (auto &W : Walks)
+      if (W.first == From) {
+        W.second |= Bit;
+        return;
+      }
+    Walks.push_back({From, Bit});
+  };
+  for (uint64_t W = All; W; W &= W - 1) {
+    unsigned K = llvm::countr_zero(W);
+    uint64_t Bit = uint64_t(1) << K;
+    Operation *From = B->empty() ? nullptr : &B->front();
+    if (Edits)
+      if (auto It = Edits->From.find({B, FocusUnits[K]});
+          It != Edits->From.end()) {
+        if (!It->second)
+          continue; // no op of B touches it
+        From = It->second;
+      }
+    addWalk(From, Bit);
+  }
+  for (auto [From, Units] : Walks)
+    walkFocused(From, Units, Gen, Kill);
+  return {Gen, Kill};
+}
+
+void Liveness::walkFocused(Operation *From, uint64_t Open, uint64_t &Gen,
+                           uint64_t &Kill) const {
+  const RegUnitInfo &RU = Cache.units();
+  for (Operation *X = From; X && Open; X = X->getNextNode()) {
+    Operation &Op = *X;
     const InstInfo &I = Cache.get(&Op);
     bool Ignore = IgnoreUses && IgnoreUses->contains(&Op);
     if (!Ignore && Cache.unknownRegisters(&Op)) {
@@ -202,7 +233,6 @@ std::pair<uint64_t, uint64_t> Liveness::focusedTransfer(Block *B) const {
       Open &= ~Bit;
     }
   }
-  return {Gen, Kill};
 }
 
 void Liveness::solveFocused(
@@ -236,7 +266,7 @@ void Liveness::solveFocused(
   for (unsigned I = 0; I < N; ++I) {
     Block *B = Blocks[I];
     if (Edits && Edits->Blocks.contains(B)) {
-      std::tie(Gen[I], Kill[I]) = focusedTransfer(B);
+      std::tie(Gen[I], Kill[I]) = focusedTransfer(B, Edits);
     } else {
       Gen[I] = project(*Tr(B, false));
       Kill[I] = project(*Tr(B, true));

@@ -329,6 +329,148 @@ TEST(Legality, HazardAcrossTheBackEdgeOfALongBlock) {
   EXPECT_EQ(L.canErase(F->byId(Addr + 4)).K, Verdict::Kind::Hazard);
 }
 
+TEST(Legality, FirstTouchFollowsCommits) {
+  // A commit's check walks a loop block for a register from where the
+  // register is first touched, a point kept across commits: erasing the
+  // first reader moves it on, and a new reader put before it must move it
+  // back (else v1 would look dead around the back edge and [0x10], its
+  // only writer, erasable).
+  auto F = parseFunction(R"(
+    amdgcn.inst [0x0] v_mov_b32_e32 "v1, 1"
+    amdgcn.fallthrough ^bb1
+  ^bb1:
+    amdgcn.inst [0x8] v_mov_b32_e32 "v8, v1"
+    amdgcn.inst [0xc] v_mov_b32_e32 "v9, 0"
+    amdgcn.inst [0x10] v_mov_b32_e32 "v1, 2"
+    amdgcn.inst [0x14] s_cmp_eq_u32 "s0, s1"
+    amdgcn.cbranch [0x18] s_cbranch_scc1 ^bb1, ^bb2
+  ^bb2:
+    amdgcn.inst [0x1c] global_store_dword "v[4:5], v9, off"
+    amdgcn.s_endpgm [0x24])");
+  Legality L(F->Fn);
+  // [0x8] reads v1 first in the loop: v1 is live around the back edge.
+  EXPECT_EQ(L.canErase(F->byId(0x10)).K, Verdict::Kind::LiveValue);
+  // v8 is never read: its copy goes, and with it the loop's read of v1.
+  EXPECT_TRUE(L.erase(F->byId(0x8)));
+  F->refresh();
+  EXPECT_TRUE(L.canErase(F->byId(0x10)));
+  // A new reader of v1 at the loop's top (its own reads are not checked).
+  mlir::Operation *N = newInst(*F, "v_mov_b32_e32 v7, v1");
+  Verdict V = L.insertBefore(N, F->byId(0xc));
+  ASSERT_TRUE(V) << V.Reason;
+  F->refresh();
+  EXPECT_EQ(L.canErase(F->byId(0x10)).K, Verdict::Kind::LiveValue);
+  // Replacing the reader keeps the answer (it is the first touch now).
+  mlir::Operation *N2 = newInst(*F, "v_mov_b32_e32 v6, v1");
+  V = L.replace({N}, {N2});
+  ASSERT_TRUE(V) << V.Reason;
+  F->refresh();
+  EXPECT_EQ(L.canErase(F->byId(0x10)).K, Verdict::Kind::LiveValue);
+  // A fresh Legality of the edited function says the same.
+  Legality Fresh(F->Fn);
+  EXPECT_EQ(Fresh.canErase(F->byId(0x10)).K, Verdict::Kind::LiveValue);
+}
+
+TEST(Legality, WaitStatesFromCheckpoints) {
+  // The ops in flight before a new op come from checkpoints of the block's
+  // memory ops (every 16th) and, past 64 ops without one, a search: each
+  // answer agrees with a replay of the block. Loads of v10..v49, a
+  // vmcnt(3) after every fifth, 70 ALU ops after every tenth.
+  std::string Body;
+  int64_t Addr = 0;
+  auto add = [&](const std::string &Line, int Size) {
+    Body += "    " + Line + "\n";
+    Addr += Size;
+  };
+  std::vector<int64_t> Points;
+  for (int K = 0; K < 40; ++K) {
+    Points.push_back(Addr);
+    add("amdgcn.inst [" + std::to_string(Addr) + "] global_load_dword \"v" +
+            std::to_string(10 + K) + ", v[2:3], off\"",
+        8);
+    if (K % 5 == 4) {
+      Points.push_back(Addr);
+      add("amdgcn.s_waitcnt [" + std::to_string(Addr) + "] vmcnt(3)", 4);
+    }
+    if (K % 10 == 9)
+      for (int J = 0; J < 70; ++J) {
+        if (J % 7 == 0)
+          Points.push_back(Addr);
+        add("amdgcn.inst [" + std::to_string(Addr) +
+                "] v_mov_b32_e32 \"v9, 0\"",
+            4);
+      }
+  }
+  Points.push_back(Addr);
+  add("amdgcn.s_waitcnt [" + std::to_string(Addr) + "] vmcnt(0)", 4);
+  add("amdgcn.s_endpgm [" + std::to_string(Addr) + "]", 4);
+  auto F = parseFunction(Body);
+  InstInfoCache Cache(*cantFail(amdgcn::getTargetInfoFor(F->Fn)));
+  WaitcntAnalysis W(F->Fn, Cache);
+  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Operation *>>
+      Pending;
+  W.replay(&F->Fn->getRegion(0).front(),
+           [&](mlir::Operation *Op, const PendingState &S) {
+             for (const PendingOp &P : S.Ops)
+               Pending[Op].push_back(P.Op);
+           });
+  Legality L(F->Fn);
+  for (int R : {10, 23, 31, 44, 49}) {
+    mlir::Operation *Load = nullptr;
+    for (mlir::Operation *Op : F->Ops)
+      if (Cache.describe(Op).find("global_load_dword v" + std::to_string(R) +
+                                  ",") != std::string::npos)
+        Load = Op;
+    ASSERT_TRUE(Load);
+    for (int64_t At : Points) {
+      mlir::Operation *Y = F->byId(At);
+      mlir::Operation *N =
+          newInst(*F, "v_mov_b32_e32 v8, v" + std::to_string(R));
+      Verdict V = L.canInsertBefore(N, Y);
+      N->destroy();
+      EXPECT_EQ(V.K == Verdict::Kind::Wait,
+                llvm::is_contained(Pending[Y], Load))
+          << "v" << R << " before " << Cache.describe(Y) << ": " << V.Reason;
+    }
+  }
+}
+
+TEST(Legality, WaitCheckpointsAfterAMemoryEdit) {
+  // Committing a memory edit (an erased wait) replaces the checkpoints the
+  // queries before it made: v10's load is then in flight at the end, where
+  // the checkpoint after the 32nd memory op had it completed.
+  std::string Body;
+  int64_t Addr = 0;
+  for (int K = 0; K < 31; ++K) {
+    if (K == 16) {
+      Body += "    amdgcn.s_waitcnt [" + std::to_string(Addr) + "] vmcnt(0)\n";
+      Addr += 4;
+    }
+    Body += "    amdgcn.inst [" + std::to_string(Addr) +
+            "] global_load_dword \"v" + std::to_string(10 + K) +
+            ", v[2:3], off\"\n";
+    Addr += 8;
+  }
+  int64_t X = Addr;
+  Body += "    amdgcn.inst [" + std::to_string(X) +
+          "] v_mov_b32_e32 \"v9, 0\"\n"
+          "    amdgcn.s_waitcnt [" +
+          std::to_string(X + 4) +
+          "] vmcnt(0)\n"
+          "    amdgcn.s_endpgm [" +
+          std::to_string(X + 8) + "]";
+  auto F = parseFunction(Body);
+  Legality L(F->Fn);
+  mlir::Operation *N = newInst(*F, "v_mov_b32_e32 v8, v10");
+  Verdict V = L.canInsertBefore(N, F->byId(X));
+  EXPECT_TRUE(V) << V.Reason;
+  V = L.erase(F->byId(16 * 8));
+  ASSERT_TRUE(V) << V.Reason;
+  F->refresh();
+  EXPECT_EQ(L.canInsertBefore(N, F->byId(X)).K, Verdict::Kind::Wait);
+  N->destroy();
+}
+
 TEST(Liveness, ForwardAnswersMatchBackward) {
   // liveUnitsAt walks forward from an op; liveBefore/liveAfter walk back
   // from the block's end. Both, for every op and register of a block with

@@ -51,6 +51,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <memory>
+#include <optional>
 
 namespace asmevo {
 
@@ -251,7 +252,8 @@ private:
   Verdict checkWaits(Transaction &T);
   bool pathsKept(const Transaction &T, mlir::Operation *Op, mlir::Operation *P);
   Verdict checkHazards(Transaction &T);
-  bool redundancyHolds(const Transaction::Entry &E);
+  /// NoIndexing: the function holds no op that switches VGPR indexing.
+  bool redundancyHolds(const Transaction::Entry &E, bool NoIndexing);
   void affectedConsumers(const Transaction &T,
                          llvm::SmallVectorImpl<mlir::Operation *> &Out);
   void recordHazards(llvm::ArrayRef<mlir::Operation *> Consumers);
@@ -267,8 +269,32 @@ private:
   /// Whether the baseline's B holds no raw word and no terminator but its
   /// last op (computed once, kept by updateBaseline).
   bool baseClean(mlir::Block *B);
+  /// Makes L, B's baseline order before T, B's order after T.
+  void updateOrder(const Transaction &T, mlir::Block *B,
+                   llvm::SmallVectorImpl<mlir::Operation *> &L);
   /// B's first op that writes EXEC as T leaves it (null: none).
   mlir::Operation *firstExecDef(const Transaction &T, mlir::Block *B);
+  /// Does Op read or write register unit U (or registers it cannot name)?
+  bool touchesUnit(mlir::Operation *Op, uint16_t U);
+  /// A baseline op of B before which no baseline op touches U (null: none
+  /// does), from BaseFirstTouch or a walk of the baseline order that stops
+  /// at the first op the open transaction erased or moved (Moved).
+  mlir::Operation *
+  baseFirstTouch(mlir::Block *B, uint16_t U,
+                 const llvm::SmallPtrSetImpl<mlir::Operation *> &Moved);
+  /// An op of B as T leaves it before which no op touches U (null: no op
+  /// of B does), for Liveness::Editing::From; nullopt when unknown (walk
+  /// from the start).
+  std::optional<mlir::Operation *>
+  walkStart(const Transaction &T, mlir::Block *B, uint16_t U,
+            const llvm::SmallPtrSetImpl<mlir::Operation *> &Moved);
+  /// Whether T edits an op that switches VGPR indexing (which changes
+  /// whether the ops after it name their registers).
+  bool editsIndexing(const Transaction &T);
+  /// The pending state right before Op (in a block whose memory ops, waits
+  /// and calls are the baseline's), from checkpoints of the block's memory
+  /// ops instead of a replay from the block's start.
+  PendingState baseStateBefore(mlir::Operation *Op);
   void forgetUnwaited(mlir::Operation *Op);
 
   mlir::Operation *Fn;
@@ -309,6 +335,23 @@ private:
   /// true when no function but this one names an op of the block but its
   /// first (a PC-relative reference into its middle).
   llvm::DenseMap<mlir::Block *, bool> BaseClean, BaseUnreferenced;
+  /// Per block and register unit, an op of the baseline before which no op
+  /// touches the unit (null: no op of the block does); kept across commits
+  /// (updateBaseline moves it past what a commit changed).
+  llvm::DenseMap<mlir::Block *, llvm::DenseMap<uint16_t, mlir::Operation *>>
+      BaseFirstTouch;
+  /// BaseWaits' pending states at every WaitMarkStride-th memory op (wait,
+  /// memory op or call) of a block: valid until a commit edits a memory op,
+  /// wait or call (which replaces BaseWaits).
+  struct WaitMarks {
+    llvm::DenseMap<mlir::Operation *, unsigned> Index;
+    llvm::SmallVector<mlir::Operation *, 0> Events;
+    std::vector<PendingState> States; ///< before Events[K * stride]
+  };
+  llvm::DenseMap<mlir::Block *, WaitMarks> BaseWaitMarks;
+  /// Whether the baseline may hold an op that switches VGPR indexing
+  /// (s_set_gpr_idx_*); false only when none has been seen.
+  bool MayIndex = true;
 };
 
 } // namespace asmevo

@@ -76,6 +76,13 @@ public:
   struct Editing {
     llvm::SmallPtrSet<mlir::Block *, 4> Blocks;
     llvm::DenseMap<mlir::Block *, mlir::Operation *> FirstExecDef;
+    /// Where the forward walk of a block for a unit starts: no op before
+    /// it reads or writes the unit (null: no op of the block does). Units
+    /// without an entry are walked from the block's start; the owner knows
+    /// where a unit's first access lies after edits far from the start
+    /// (fusing away a register's early writes otherwise pushes it further
+    /// into the block at each edit).
+    llvm::DenseMap<std::pair<mlir::Block *, uint16_t>, mlir::Operation *> From;
   };
   /// Uses by ops in IgnoreUses do not make registers live (legality: which
   /// registers does *original* code still read?). Summaries, when given,
@@ -139,7 +146,11 @@ private:
       llvm::function_ref<const llvm::BitVector *(mlir::Block *, bool)> Tr,
       llvm::ArrayRef<uint16_t> Focus, const Editing *Edits);
   /// The focus units' transfer of B (Gen, Kill words) by a forward walk.
-  std::pair<uint64_t, uint64_t> focusedTransfer(mlir::Block *B) const;
+  std::pair<uint64_t, uint64_t> focusedTransfer(mlir::Block *B,
+                                                const Editing *Edits) const;
+  /// Walks forward from From until each unit of Open is read or overwritten.
+  void walkFocused(mlir::Operation *From, uint64_t Open, uint64_t &Gen,
+                   uint64_t &Kill) const;
   llvm::SmallVector<uint16_t, 8> FocusUnits;
   llvm::DenseMap<mlir::Block *, std::pair<uint64_t, uint64_t>> FocusWords;
   mutable std::unordered_map<mlir::Block *, llvm::BitVector> FocusIn, FocusOut;
