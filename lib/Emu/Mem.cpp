@@ -74,8 +74,9 @@ void scatterResult(Wave &W, const Opnd &D, unsigned L, const uint8_t *B,
   if (auxSext(Aux))
     V = N == 1 ? uint32_t(int32_t(int8_t(V))) : uint32_t(int32_t(int16_t(V)));
   unsigned D16 = auxD16(Aux);
-  // Without SRAM ECC the other half is kept (LLVM relies on it); with it,
-  // it is zeroed in plain runs (Ctx::D16Zero, an approximate result).
+  // Without SRAM ECC the other half is kept (LLVM relies on it); with it on
+  // or any, it is zeroed unless the observer asks to keep it (Ctx::D16Zero;
+  // a verifier runs both rules).
   uint32_t Keep = W.C->D16Zero ? 0 : P[L];
   if (D16 == 1)
     P[L] = (Keep & 0xffff0000u) | (V & 0xffff);

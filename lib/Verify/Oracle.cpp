@@ -516,17 +516,28 @@ Reference::create(std::shared_ptr<const ParsedCodeObject> K0, StringRef Kernel,
         }
       }
     }
+    // K0 once more under another admissible rule: a failure drops a
+    // synthesized input and leaves any other one undecidable.
+    auto runK0Under = [&](const ExecOptions &EO,
+                          StringRef Rule) -> std::optional<ExecResult> {
+      auto S = I.Exec->run(In.Image, EO);
+      if (S && S->ok())
+        return std::move(*S);
+      std::string Why = ("K0 fails " + Rule + ": ").str() +
+                        (S ? S->Message : toString(S.takeError()));
+      I.Notes.push_back("dropped " + In.Name + ": " + Why);
+      if (In.From != TestInput::Synthesized)
+        I.Undecidable = Evidence{In.Name, Why, ""};
+      return std::nullopt;
+    };
     ExecResult Salted;
     if (R->Approx.Total) {
-      auto S = I.Exec->run(In.Image, I.execOptions(In, Opts.PerturbSalt, Opts.Budget, false));
-      if (!S || !S->ok()) {
-        std::string M = S ? S->Message : toString(S.takeError());
-        I.Notes.push_back("dropped " + In.Name +
-                          ": K0 fails under perturbed approximate ops: " + M);
-        if (In.From != TestInput::Synthesized) {
-          I.Undecidable = Evidence{In.Name, "K0 fails under perturbed approximate ops: " + M, ""};
+      auto S =
+          runK0Under(I.execOptions(In, Opts.PerturbSalt, Opts.Budget, false),
+                     "under perturbed approximate ops");
+      if (!S) {
+        if (I.Undecidable)
           return Ref;
-        }
         continue;
       }
       Salted = std::move(*S);
@@ -538,20 +549,13 @@ Reference::create(std::shared_ptr<const ParsedCodeObject> K0, StringRef Kernel,
       // kept, as without SRAM ECC; K1 must match K0 under both rules.
       ExecOptions KO = I.execOptions(In, 0, Opts.Budget, false);
       KO.KeepD16Unused = true;
-      auto K = I.Exec->run(In.Image, KO);
-      if (!K || !K->ok()) {
-        std::string M = K ? K->Message : toString(K.takeError());
-        std::string Why = "K0 fails with the unused half of its D16 loads "
-                          "kept (the rule without SRAM ECC): " +
-                          M;
-        I.Notes.push_back("dropped " + In.Name + ": " + Why);
-        if (In.From != TestInput::Synthesized) {
-          I.Undecidable = Evidence{In.Name, Why, ""};
+      KeptD16 = runK0Under(KO, "with the unused half of its D16 loads kept "
+                               "(the rule without SRAM ECC)");
+      if (!KeptD16) {
+        if (I.Undecidable)
           return Ref;
-        }
         continue;
       }
-      KeptD16 = std::move(*K);
     }
     I.R0.push_back(std::move(*R));
     I.R0Salted.push_back(std::move(Salted));

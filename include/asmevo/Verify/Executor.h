@@ -85,8 +85,8 @@ struct ExecOptions {
   /// another admissible implementation of the approximate functions.
   uint64_t ApproxSalt = 0;
   /// Emulator: D16 loads whose unused half the hardware does not specify
-  /// (SRAM ECC on or any) keep it instead of zeroing it, the other
-  /// approximate opcodes unperturbed (a non-zero ApproxSalt keeps it too).
+  /// (SRAM ECC on or any) keep it instead of zeroing it, the rule without
+  /// SRAM ECC (a non-zero ApproxSalt keeps it too).
   bool KeepD16Unused = false;
   /// Non-zero (emulator): registers, LDS and scratch that the dispatch ABI
   /// leaves undefined start with pseudo-random values from this seed.
