@@ -124,6 +124,12 @@ bool isWaitEvent(const InstInfo &I) {
 }
 
 constexpr unsigned WaitMarkStride = 16;
+
+/// s_set_gpr_idx_*: switches whether the ops after it name their registers.
+bool switchesIndexing(const InstInfo &I) {
+  return I.Mnemonic.starts_with("s_set_gpr_idx");
+}
+
 } // namespace
 
 void Legality::recordWaits(const WaitcntAnalysis &W, ArrayRef<Block *> Blocks,
@@ -219,7 +225,7 @@ bool Legality::touchesUnit(Operation *Op, uint16_t U) {
 
 bool Legality::editsIndexing(const Transaction &T) {
   return llvm::any_of(T.Log, [&](const Transaction::Entry &E) {
-    return Cache->get(E.Op).Mnemonic.starts_with("s_set_gpr_idx");
+    return switchesIndexing(Cache->get(E.Op));
   });
 }
 
@@ -293,7 +299,7 @@ void Legality::rebuildBaseline() {
     for (Operation &Op : B) {
       L.push_back(&Op);
       Ops.push_back(&Op);
-      if (Cache->get(&Op).Mnemonic.starts_with("s_set_gpr_idx"))
+      if (switchesIndexing(Cache->get(&Op)))
         MayIndex = true;
       if (auto I = dyn_cast<amdgcn::InstOp>(&Op))
         if (I.getPcrelPart() != amdgcn::InstOp::NoPcRel)
@@ -1076,9 +1082,7 @@ Verdict Legality::checkLiveValues(Transaction &T) {
     if (!LiveStore && Focus.size() <= 64 && !editsIndexing(T)) {
       // Where each focus unit's walk of a touched block starts.
       llvm::SmallPtrSet<Operation *, 8> Moved;
-      for (const Transaction::Entry &E : T.Log)
-        if (E.K == Transaction::Entry::Move)
-          Moved.insert(E.Op);
+      movedOps(T, Moved);
       for (Block *B : T.Touched)
         for (uint16_t U : Focus)
           if (std::optional<Operation *> S = walkStart(T, B, U, Moved))
@@ -1466,9 +1470,7 @@ void Legality::updateBaseline(const Transaction &T) {
   // new and moved ops are baseline ops from now on).
   bool Indexing = editsIndexing(T);
   llvm::SmallPtrSet<Operation *, 8> Moved;
-  for (const Transaction::Entry &E : T.Log)
-    if (E.K == Transaction::Entry::Move)
-      Moved.insert(E.Op);
+  movedOps(T, Moved);
   for (Block *B : T.Touched) {
     auto It = BaseFirstTouch.find(B);
     if (It == BaseFirstTouch.end())
@@ -1578,12 +1580,13 @@ void Legality::updateOrder(const Transaction &T, Block *B,
     if (E.K != Transaction::Entry::Erase && E.Op->getBlock() == B)
       In.insert(E.Op);
   }
-  if (Out.size() + In.size() > 8) {
+  auto reread = [&] {
     L.clear();
     for (Operation &Op : *B)
       L.push_back(&Op);
-    return;
-  }
+  };
+  if (Out.size() + In.size() > 8)
+    return reread();
   for (Operation *X : Out)
     if (auto It = llvm::find(L, X); It != L.end())
       L.erase(It);
@@ -1593,12 +1596,8 @@ void Legality::updateOrder(const Transaction &T, Block *B,
   for (Operation *X : Add) {
     Operation *Prev = X->getPrevNode();
     auto It = Prev ? llvm::find(L, Prev) : L.end();
-    if (Prev && It == L.end()) { // not expected: read the block
-      L.clear();
-      for (Operation &Op : *B)
-        L.push_back(&Op);
-      return;
-    }
+    if (Prev && It == L.end()) // not expected: read the block
+      return reread();
     L.insert(Prev ? std::next(It) : L.begin(), X);
   }
   assert(llvm::equal(L, llvm::make_pointer_range(*B)) &&
@@ -1653,6 +1652,13 @@ bool Legality::baseClean(Block *B) {
     return Clean;
   }
   return It->second;
+}
+
+void Legality::movedOps(const Transaction &T,
+                        SmallPtrSetImpl<Operation *> &Out) {
+  for (const Transaction::Entry &E : T.Log)
+    if (E.K == Transaction::Entry::Move)
+      Out.insert(E.Op);
 }
 
 void Legality::newOrMoved(const Transaction &T,

@@ -427,18 +427,23 @@ WaitcntAnalysis::tracksOf(Operation *Producer) const {
   return In;
 }
 
+const WaitcntAnalysis::Track *WaitcntAnalysis::entryTrack(Operation *Producer,
+                                                          Block *B) const {
+  const Tracks &In = tracksOf(Producer);
+  auto It = In.find(B);
+  return It == In.end() ? nullptr : &It->second;
+}
+
 uint8_t WaitcntAnalysis::retiredOnSomePath(Operation *Producer,
                                            Operation *Op) const {
   if (!Producer)
     return 0;
-  const Tracks &In = tracksOf(Producer);
-  Block *B = Op->getBlock();
-  auto It = In.find(B);
-  if (It == In.end())
+  const Track *Entry = entryTrack(Producer, Op->getBlock());
+  if (!Entry)
     return 0;
   const InstInfo &P = Cache.get(Producer);
-  Track T = It->second;
-  for (Operation &X : *B) {
+  Track T = *Entry;
+  for (Operation &X : *Op->getBlock()) {
     if (&X == Op)
       break;
     transfer(T, Producer, &X, P);
@@ -451,12 +456,11 @@ bool WaitcntAnalysis::mayBePendingBefore(Operation *Producer, Block *B,
                                          unsigned Index) const {
   if (!Producer)
     return true;
-  const Tracks &In = tracksOf(Producer);
-  auto It = In.find(B);
-  if (It == In.end())
+  const Track *Entry = entryTrack(Producer, B);
+  if (!Entry)
     return false;
   const InstInfo &P = Cache.get(Producer);
-  Track T = It->second;
+  Track T = *Entry;
   for (unsigned K = 0; K < Index && K < Ops.size(); ++K)
     transfer(T, Producer, Ops[K], P);
   return T.Pending != 0;
@@ -466,12 +470,11 @@ bool WaitcntAnalysis::mayBePendingIn(Operation *Producer, Block *B,
                                      ArrayRef<Operation *> Ops) const {
   if (!Producer)
     return true;
-  const Tracks &In = tracksOf(Producer);
-  auto It = In.find(B);
-  if (It == In.end())
+  const Track *Entry = entryTrack(Producer, B);
+  if (!Entry)
     return false;
   const InstInfo &P = Cache.get(Producer);
-  Track T = It->second;
+  Track T = *Entry;
   for (Operation *X : Ops) {
     if (T.Pending)
       return true;

@@ -1,5 +1,4 @@
-//===- InternalCalls.h - Subroutines inside a function's own code -*- C++
-//-*-===//
+//===- InternalCalls.h - Subroutines in a function's own code -*- C++ -*-===//
 //
 // A kernel marked internal_calls (Tensile's activation functions) calls
 // subroutines in its own code with s_swappc_b64; they return with

@@ -266,6 +266,9 @@ private:
   /// baseline's.
   static void newOrMoved(const Transaction &T,
                          llvm::SmallPtrSetImpl<mlir::Operation *> &Out);
+  /// The moved ops of T.
+  static void movedOps(const Transaction &T,
+                       llvm::SmallPtrSetImpl<mlir::Operation *> &Out);
   /// Whether the baseline's B holds no raw word and no terminator but its
   /// last op (computed once, kept by updateBaseline).
   bool baseClean(mlir::Block *B);

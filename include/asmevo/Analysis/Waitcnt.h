@@ -155,6 +155,8 @@ private:
   void transfer(Track &T, mlir::Operation *Producer, mlir::Operation *Op,
                 const InstInfo &P) const;
   const Tracks &tracksOf(mlir::Operation *Producer) const;
+  /// Producer's track at B's entry; null when no path reaches B.
+  const Track *entryTrack(mlir::Operation *Producer, mlir::Block *B) const;
 
   mlir::Operation *Fn;
   InstInfoCache &Cache;
