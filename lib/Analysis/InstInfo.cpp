@@ -2,6 +2,8 @@
 
 #include "asmevo/Analysis/InstInfo.h"
 
+#include "asmevo/Analysis/InternalCalls.h"
+
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MC/MCSchedule.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -78,8 +80,35 @@ const InstInfo &InstInfoCache::get(Operation *Op) {
         RegUnitInfo::addUnit(Slot->Uses, U);
         RegUnitInfo::addUnit(Slot->Defs, U);
       }
+    if (Slot->IsCall && Slot->InternalCall) {
+      auto It = CalleeEffects.find(Op);
+      if (It != CalleeEffects.end()) {
+        for (uint16_t U : It->second.first)
+          RegUnitInfo::addUnit(Slot->Uses, U);
+        for (uint16_t U : It->second.second)
+          RegUnitInfo::addUnit(Slot->Defs, U);
+        Slot->CalleeEffectsKnown = true;
+      }
+    }
   }
   return *Slot;
+}
+
+InstInfoCache::~InstInfoCache() = default;
+
+void InstInfoCache::setInternalCallEffects(Operation *Call, UnitList Uses,
+                                           UnitList Defs) {
+  CalleeEffects[Call] = {std::move(Uses), std::move(Defs)};
+  Map.erase(Call);
+}
+
+const InternalCallModel &InstInfoCache::internalCalls(Operation *Fn) {
+  auto It = CallModels.find(Fn);
+  if (It == CallModels.end())
+    It = CallModels
+             .try_emplace(Fn, std::make_unique<InternalCallModel>(Fn, *this))
+             .first;
+  return *It->second;
 }
 
 const DecodedInst *InstInfoCache::templateFor(StringRef Mnemonic,
@@ -533,7 +562,8 @@ bool InstInfoCache::inIndexedMode(Operation *Op) {
 
 bool InstInfoCache::unknownRegisters(Operation *Op) {
   const InstInfo &I = get(Op);
-  if ((I.IsCall && (!HasCallEffects || I.InternalCall)) ||
+  if ((I.IsCall && !I.CalleeEffectsKnown &&
+       (!HasCallEffects || I.InternalCall)) ||
       I.Kind == OpKind::Raw || I.Kind == OpKind::Unknown)
     return true;
   if (I.SideEffectWhy == "M0-relative register access" ||

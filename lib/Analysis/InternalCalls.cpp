@@ -3,6 +3,7 @@
 #include "asmevo/Analysis/InternalCalls.h"
 
 #include "asmevo/Analysis/Hazards.h"
+#include "asmevo/Analysis/Liveness.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -20,8 +21,10 @@ InternalCallModel::InternalCallModel(Operation *Fn, InstInfoCache &Cache)
   if (!Fn->hasAttr("internal_calls") || Fn->getRegion(0).empty())
     return;
   check(Fn);
-  if (modelled())
-    buildWindows(Fn);
+  if (!modelled())
+    return;
+  buildWindows(Fn);
+  setCallEffects();
 }
 
 /// The ops of a PC-relative address computation that starts at G
@@ -86,7 +89,7 @@ void InternalCallModel::check(Operation *Fn) {
 
   // The calls, and the address computations that may feed them.
   SmallPtrSet<Operation *, 16> InSequence;
-  SmallPtrSet<Operation *, 16> SequenceEnd;
+  llvm::DenseMap<Operation *, Block *> SequenceTarget; // last op -> entry
   SmallVector<Operation *, 4> Seq;
   for (Block &B : R) {
     if (Fixed.contains(&B))
@@ -98,9 +101,9 @@ void InternalCallModel::check(Operation *Fn) {
         for (Operation *X : Seq)
           InSequence.insert(X);
         if (!Seq.empty()) {
-          SequenceEnd.insert(Seq.back());
-          Targets.insert(
-              EntryBlock.lookup(cast<InstOp>(Seq[1]).getPcrelTarget()));
+          Block *E = EntryBlock.lookup(cast<InstOp>(Seq[1]).getPcrelTarget());
+          SequenceTarget[Seq.back()] = E;
+          Targets.insert(E);
         }
       }
       if (I.IsCall) {
@@ -184,8 +187,15 @@ void InternalCallModel::check(Operation *Fn) {
   // Every call's target pair holds a subroutine's address on every path
   // from the entry: the last write of the pair before the call is the
   // last op of a complete address computation of a subroutine entry (no
-  // subroutine writes it). Per distinct pair.
+  // subroutine writes it). Per distinct pair, a may-dataflow of which
+  // computations' addresses the pair may hold (bit I: Targets[I]; bit
+  // Other: anything else, e.g. the PC after s_getpc_b64 alone).
   const RegUnitInfo &RU = Cache.units();
+  const uint64_t Other = uint64_t(1) << 63;
+  bool Exact = Targets.size() < 63; // else a call's targets are all of them
+  llvm::DenseMap<Block *, unsigned> TargetIdx;
+  for (unsigned I = 0; I < Targets.size(); ++I)
+    TargetIdx[Targets[I]] = I;
   SmallVector<MCRegister, 2> Pairs;
   for (Operation *C : Calls) {
     MCRegister T = Cache.get(C).Regs[1].Reg;
@@ -201,33 +211,33 @@ void InternalCallModel::check(Operation *Fn) {
         if (RegUnitInfo::intersects(Cache.get(&Op).Defs, U))
           return fail("subroutine op " + Cache.describe(&Op) + " writes " +
                       Name + ", the target of a call");
-    // Must-hold dataflow over the reached blocks: true once a sequence's
-    // last op ran, false at any other write (its first ops: the pair holds
-    // the PC then).
-    llvm::DenseMap<Block *, bool> In;
+    llvm::DenseMap<Block *, uint64_t> In;
     std::deque<Block *> Queue;
     for (Block &B : R)
       if (!Fixed.contains(&B)) {
-        In[&B] = &B != &R.front();
+        In[&B] = &B == &R.front() ? Other : 0;
         Queue.push_back(&B);
       }
     llvm::DenseSet<Block *> Queued(Queue.begin(), Queue.end());
-    auto step = [&](Operation &Op, bool S) {
+    auto step = [&](Operation &Op, uint64_t S) -> uint64_t {
       const InstInfo &I = Cache.get(&Op);
-      if (RegUnitInfo::intersects(I.Defs, U))
-        return SequenceEnd.contains(&Op);
-      return S;
+      if (!RegUnitInfo::intersects(I.Defs, U))
+        return S;
+      auto It = SequenceTarget.find(&Op);
+      if (It == SequenceTarget.end())
+        return Other;
+      return Exact ? uint64_t(1) << TargetIdx.lookup(It->second) : ~Other;
     };
     while (!Queue.empty()) {
       Block *B = Queue.front();
       Queue.pop_front();
       Queued.erase(B);
-      bool S = In[B];
+      uint64_t S = In[B];
       for (Operation &Op : *B)
         S = step(Op, S);
       for (Block *Succ : B->getSuccessors())
-        if (In[Succ] && !S) {
-          In[Succ] = false;
+        if ((In[Succ] | S) != In[Succ]) {
+          In[Succ] |= S;
           if (Queued.insert(Succ).second)
             Queue.push_back(Succ);
         }
@@ -235,18 +245,174 @@ void InternalCallModel::check(Operation *Fn) {
     for (Operation *C : Calls) {
       if (Cache.get(C).Regs[1].Reg != T)
         continue;
-      bool S = In[C->getBlock()];
+      uint64_t S = In[C->getBlock()];
       for (Operation &Op : *C->getBlock()) {
         if (&Op == C)
           break;
         S = step(Op, S);
       }
-      if (!S)
+      if (!S || (S & Other))
         return fail("call " + Cache.describe(C) + ": on some path " + Name +
                     " does not hold a subroutine's address (nothing or "
                     "something else writes it after the address "
                     "computation)");
+      auto &L = CallTargets[C];
+      if (Exact)
+        for (unsigned I = 0; I < Targets.size(); ++I)
+          if (S & (uint64_t(1) << I))
+            L.push_back(Targets[I]);
     }
+  }
+
+  // Each subroutine a call may reach returns right after it: through
+  // s_setpc_b64 of the pair the call wrote, which it never writes.
+  for (Block *E : Targets)
+    computeSubroutine(E, Subs[E]);
+  for (Operation *C : Calls) {
+    MCRegister Ret = Cache.get(C).Regs[0].Reg;
+    UnitList RetUnits;
+    RU.addReg(RetUnits, Ret);
+    std::string Name = Cache.target().regName(Ret);
+    ArrayRef<Block *> Ts = CallTargets[C];
+    SmallVector<Block *> All(Targets.begin(), Targets.end());
+    for (Block *E : Ts.empty() ? ArrayRef<Block *>(All) : Ts) {
+      const Subroutine &S = Subs[E];
+      if (S.Returns.empty())
+        return fail("the subroutine at " + Cache.describe(&E->front()) +
+                    " called by " + Cache.describe(C) + " never returns");
+      for (Operation *X : S.Returns) {
+        const InstInfo &I = Cache.get(X);
+        if (I.Mnemonic != "s_setpc_b64" || I.Regs.empty() ||
+            I.Regs[0].Reg != Ret)
+          return fail("subroutine op " + Cache.describe(X) +
+                      " does not return to the call " + Cache.describe(C) +
+                      " (only s_setpc_b64 " + Name + " is modelled)");
+      }
+      if (RegUnitInfo::intersects(S.MayDefs, RetUnits))
+        return fail("the subroutine at " + Cache.describe(&E->front()) +
+                    " writes " + Name + ", the return address of " +
+                    Cache.describe(C));
+    }
+  }
+}
+
+void InternalCallModel::computeSubroutine(Block *Entry, Subroutine &Out) {
+  const RegUnitInfo &RU = Cache.units();
+  unsigned N = RU.numMCUnits();
+  SmallVector<Block *> Blocks;
+  llvm::DenseSet<Block *> Seen;
+  SmallVector<Block *> Work{Entry};
+  bool KeepsExec = true;
+  while (!Work.empty()) {
+    Block *B = Work.pop_back_val();
+    if (!Seen.insert(B).second)
+      continue;
+    Blocks.push_back(B);
+    for (Operation &Op : *B)
+      if (Liveness::definesExec(Cache.get(&Op), RU))
+        KeepsExec = false;
+    for (Block *S : B->getSuccessors())
+      Work.push_back(S);
+  }
+  // What an op writes for sure: scalar registers, and vector registers of
+  // whole writes while EXEC is the caller's (a vector write under another
+  // EXEC, or a partial one, leaves lanes or bits of the old value).
+  auto mustDefs = [&](const InstInfo &I, BitVector &V) {
+    for (uint16_t U : I.Defs) {
+      if (RU.isPseudo(U))
+        continue;
+      RegKind K = RU.kindOf(U);
+      if ((K == RegKind::VGPR || K == RegKind::AGPR) &&
+          (!KeepsExec || I.PartialVectorWrite))
+        continue;
+      V.set(U);
+    }
+  };
+  // Forward must-write dataflow over the subroutine's blocks.
+  llvm::DenseMap<Block *, BitVector> MustIn;
+  for (Block *B : Blocks)
+    MustIn[B] = B == Entry ? BitVector(N) : BitVector(N, true);
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (Block *B : Blocks) {
+      BitVector V = MustIn[B];
+      for (Operation &Op : *B)
+        mustDefs(Cache.get(&Op), V);
+      for (Block *S : B->getSuccessors()) {
+        BitVector New = MustIn[S];
+        New &= V;
+        if (S != Entry && New != MustIn[S]) {
+          MustIn[S] = std::move(New);
+          Changed = true;
+        }
+      }
+    }
+  }
+  BitVector Exposed(N), May(N), AtReturns(N, true);
+  for (Block *B : Blocks) {
+    BitVector V = MustIn[B];
+    for (Operation &Op : *B) {
+      const InstInfo &I = Cache.get(&Op);
+      for (uint16_t U : I.Uses)
+        if (!RU.isPseudo(U) && !V.test(U))
+          Exposed.set(U);
+      if (I.Kind == OpKind::Indirect && Op.getNumSuccessors() == 0) {
+        Out.Returns.push_back(&Op);
+        AtReturns &= V;
+      }
+      for (uint16_t U : I.Defs)
+        if (!RU.isPseudo(U))
+          May.set(U);
+      mustDefs(I, V);
+    }
+  }
+  if (Out.Returns.empty())
+    AtReturns.reset();
+  for (unsigned U : Exposed.set_bits())
+    Out.ExposedUses.push_back(uint16_t(U));
+  for (unsigned U : May.set_bits())
+    Out.MayDefs.push_back(uint16_t(U));
+  for (unsigned U : AtReturns.set_bits())
+    if (May.test(U))
+      Out.MustDefs.push_back(uint16_t(U));
+}
+
+void InternalCallModel::setCallEffects() {
+  const RegUnitInfo &RU = Cache.units();
+  unsigned N = RU.numMCUnits();
+  for (Operation *C : Calls) {
+    ArrayRef<Block *> Ts = targetsOf(C);
+    if (Ts.empty())
+      continue; // not exactly known: it reads and writes every register
+    // Reads: what a subroutine reads before writing it, and what it may
+    // leave unchanged (the old value flows through the call); writes:
+    // what any may write. Not the return pair: the call writes it first.
+    BitVector Uses(N), May(N), Must(N, true);
+    for (Block *E : Ts) {
+      const Subroutine &S = Subs[E];
+      for (uint16_t U : S.ExposedUses)
+        Uses.set(U);
+      for (uint16_t U : S.MayDefs)
+        May.set(U);
+      BitVector M(N);
+      for (uint16_t U : S.MustDefs)
+        M.set(U);
+      Must &= M;
+    }
+    BitVector Kept = May;
+    Kept.reset(Must);
+    Uses |= Kept;
+    UnitList Ret;
+    RU.addReg(Ret, Cache.get(C).Regs[0].Reg);
+    for (uint16_t U : Ret)
+      Uses.reset(U);
+    UnitList UL, DL;
+    for (unsigned U : Uses.set_bits())
+      UL.push_back(uint16_t(U));
+    for (unsigned U : May.set_bits())
+      DL.push_back(uint16_t(U));
+    Cache.setInternalCallEffects(C, std::move(UL), std::move(DL));
   }
 }
 

@@ -78,13 +78,15 @@ Operation *PcrelReferences::otherThan(int64_t Id, Operation *Fn) const {
 
 Legality::Legality(Operation *Fn) : Fn(Fn) {
   Cache = makeCache(Fn, OwnedCache);
+  // The model of the unedited function (edits are checked against it),
+  // before the baseline: it sets what the calls read and write.
+  internalCalls();
   rebuildBaseline();
-  internalCalls(); // of the unedited function: edits are checked against it
 }
 
 Legality::Legality(Operation *Fn, InstInfoCache &C) : Fn(Fn), Cache(&C) {
-  rebuildBaseline();
   internalCalls();
+  rebuildBaseline();
 }
 
 Legality::~Legality() = default;
@@ -737,7 +739,7 @@ bool Legality::windowChanged(const Transaction &T,
   if (!T.Touched.contains(W.B))
     return false;
   SmallVector<Operation *, 16> Now;
-  Calls->windowOf(W, Now);
+  internalCalls().windowOf(W, Now);
   return ArrayRef<Operation *>(Now) != ArrayRef<Operation *>(W.Ops);
 }
 
@@ -756,9 +758,7 @@ void Legality::blocksChangingFixedCode(const Transaction &T,
 }
 
 const InternalCallModel &Legality::internalCalls() {
-  if (!Calls)
-    Calls = std::make_unique<InternalCallModel>(Fn, *Cache);
-  return *Calls;
+  return Cache->internalCalls(Fn);
 }
 
 bool Legality::isFrozen(Block *B) {

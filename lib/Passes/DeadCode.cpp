@@ -185,7 +185,7 @@ struct DeadCodePass : public asmevo::impl::DeadCodeBase<DeadCodePass> {
       // Code next to an internal call and in subroutines stays as it is
       // (InternalCallModel; legality would refuse the round).
       if (Fn->hasAttr("internal_calls")) {
-        InternalCallModel M(Fn, C);
+        const InternalCallModel &M = C.internalCalls(Fn);
         Fn->walk([&](Operation *Op) {
           if (Op != Fn && M.isFixedOp(Op))
             Keep.insert(Op);

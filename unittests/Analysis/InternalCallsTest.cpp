@@ -78,17 +78,19 @@ TEST(InternalCalls, ModelledKernel) {
 TEST(InternalCalls, MemoryOpAcrossCall) {
   auto F = parseCalls(Kernel);
   Legality L(F->Fn);
-  // The store after the call, moved before it (dependence: the call reads
-  // and writes every register, and orders every memory op).
+  // The store after the call, moved before it (dependence: it reads v7,
+  // computed after the call).
   Verdict V = L.canMoveBefore(F->byId(0x58), F->byId(0x30));
   EXPECT_FALSE(V);
   EXPECT_EQ(V.K, Verdict::Kind::Dependence) << V.Reason;
   EXPECT_EQ(V.Reason,
             "moving [0x58] global_store_dword v[2:3], v7, off before [0x30] "
-            "s_nop 7: dependence reversed: control: [0x3c] s_swappc_b64 "
-            "s[30:31], s[10:11] must stay before [0x58] global_store_dword "
-            "v[2:3], v7, off");
-  // A load moved from before the call to after it.
+            "s_nop 7: dependence reversed: RAW on v7: [0x50] v_add_u32_e32 "
+            "v7, v6, v4 must stay before [0x58] global_store_dword v[2:3], "
+            "v7, off");
+  // A load moved from before the call to after it: the subroutine does not
+  // touch v6, but memory ops keep their order with side effects (the
+  // first one on the way is s_getpc_b64; the call is another).
   V = L.canMoveBefore(F->byId(0x8), F->byId(0x54));
   EXPECT_EQ(V.K, Verdict::Kind::Dependence) << V.Reason;
 }
@@ -101,7 +103,7 @@ TEST(InternalCalls, WaitBeforeCallWhoseCalleeReadsTheLoad) {
   EXPECT_EQ(V.K, Verdict::Kind::Wait) << V.Reason;
   EXPECT_EQ(V.Reason,
             "erasing [0x2c] s_waitcnt vmcnt(1): [0x3c] s_swappc_b64 "
-            "s[30:31], s[10:11] touches registers while [0x0] "
+            "s[30:31], s[10:11] touches v4 while [0x0] "
             "global_load_dword v4, v[2:3], off may still be in flight: no "
             "s_waitcnt covers it (needs vmcnt(1) before it)");
 }
@@ -194,6 +196,123 @@ TEST(InternalCalls, HazardDistanceAcrossBlocks) {
   EXPECT_TRUE(V) << V.Reason;
 }
 
+// Registers of the subroutines: v4 read and written, v8 written (a
+// temporary), v9 read; v10, v20 and v21 untouched. The call may reach
+// both subroutines (the address computed on two paths).
+const char *TwoTargets = R"(
+    amdgcn.inst [0x0] s_cmp_eq_u32 "s0, 0"
+    amdgcn.cbranch [0x4] s_cbranch_scc1 ^bb2, ^bb1
+  ^bb1:
+    amdgcn.inst [0x8] s_getpc_b64 "s[10:11]"
+    amdgcn.inst [0xc] s_add_i32 "s9, 0x1f4, 4" pcrel(add, 0x200 from 0x8, bias 4)
+    amdgcn.inst [0x14] s_add_u32 "s10, s10, s9"
+    amdgcn.inst [0x18] s_addc_u32 "s11, s11, 0"
+    amdgcn.s_branch [0x1c] ^bb3
+  ^bb2:
+    amdgcn.inst [0x20] s_getpc_b64 "s[10:11]"
+    amdgcn.inst [0x24] s_add_i32 "s9, 0x1ec, 4" pcrel(add, 0x210 from 0x20, bias 4)
+    amdgcn.inst [0x2c] s_add_u32 "s10, s10, s9"
+    amdgcn.inst [0x30] s_addc_u32 "s11, s11, 0"
+    amdgcn.fallthrough ^bb3
+  ^bb3:
+    amdgcn.inst [0x34] v_mov_b32_e32 "v20, 1"
+    amdgcn.inst [0x38] v_mov_b32_e32 "v8, 5"
+    amdgcn.inst [0x3c] v_mov_b32_e32 "v9, 6"
+    amdgcn.inst [0x40] v_mov_b32_e32 "v10, 7"
+    amdgcn.s_nop [0x44] 7
+    amdgcn.s_nop [0x48] 7
+    amdgcn.s_nop [0x4c] 7
+    amdgcn.inst [0x50] s_swappc_b64 "s[30:31], s[10:11]"
+    amdgcn.s_nop [0x54] 7
+    amdgcn.s_nop [0x58] 7
+    amdgcn.s_nop [0x5c] 7
+    amdgcn.inst [0x60] v_mov_b32_e32 "v9, 0"
+    amdgcn.inst [0x64] v_mov_b32_e32 "v10, 0"
+    amdgcn.inst [0x68] v_mov_b32_e32 "v21, 0"
+    amdgcn.inst [0x6c] global_store_dword "v[2:3], v4, off"
+    amdgcn.inst [0x74] global_store_dword "v[2:3], v10, off"
+    amdgcn.inst [0x7c] global_store_dword "v[2:3], v9, off"
+    amdgcn.inst [0x84] global_store_dword "v[2:3], v20, off"
+    amdgcn.inst [0x8c] global_store_dword "v[2:3], v8, off"
+    amdgcn.inst [0x94] global_store_dword "v[2:3], v21, off"
+    amdgcn.s_endpgm [0x9c]
+  ^bb4:  // no predecessors
+    amdgcn.inst [0x200] v_mul_f32_e32 "v8, v9, v4"
+    amdgcn.inst [0x204] v_add_f32_e32 "v4, v8, v4"
+    amdgcn.indirect [0x208] s_setpc_b64 "s[30:31]"
+  ^bb5:  // no predecessors
+    amdgcn.inst [0x210] v_max_f32_e64 "v4, v4, 0"
+    amdgcn.indirect [0x218] s_setpc_b64 "s[30:31]")";
+
+TEST(InternalCalls, CallEffectsFromSubroutines) {
+  auto F = parseCalls(TwoTargets);
+  Legality L(F->Fn);
+  const InternalCallModel &M = L.internalCalls();
+  ASSERT_TRUE(M.modelled()) << M.reason();
+  mlir::Operation *Call = F->byId(0x50);
+  ASSERT_EQ(M.targetsOf(Call).size(), 2u);
+  const InternalCallModel::Subroutine *S =
+      M.subroutine(F->byId(0x200)->getBlock());
+  ASSERT_TRUE(S);
+  const RegUnitInfo &RU = L.cache().units();
+  EXPECT_EQ(RU.describe(S->ExposedUses), "v4, v9, s[30:31], exec, mode");
+  EXPECT_EQ(RU.describe(S->MayDefs), "v4, v8");
+  EXPECT_EQ(RU.describe(S->MustDefs), "v4, v8");
+  // The call: what either subroutine reads, or may leave unchanged (v8:
+  // the second does not write it); writes v4 and v8 and its return pair.
+  const InstInfo &I = L.cache().get(Call);
+  EXPECT_TRUE(I.CalleeEffectsKnown);
+  EXPECT_FALSE(L.cache().unknownRegisters(Call));
+  UnitList Uses, Defs;
+  for (uint16_t U : I.Uses)
+    if (!RU.isPseudo(U))
+      Uses.push_back(U);
+  I.registerDefs(RU, Defs);
+  EXPECT_EQ(RU.describe(Uses), "v4, v[8:9], s[10:11], exec, mode");
+  EXPECT_EQ(RU.describe(Defs), "v4, v8, s[30:31]");
+}
+
+TEST(InternalCalls, MovesAcrossACallByItsSubroutinesRegisters) {
+  auto F = parseCalls(TwoTargets);
+  Legality L(F->Fn);
+  // Out of the 19 wait states around the call, across it: v20's write
+  // (nothing of the subroutines) after the return, v21's before the call.
+  Verdict V = L.canMoveBefore(F->byId(0x34), F->byId(0x60));
+  EXPECT_TRUE(V) << V.Reason;
+  V = L.canMoveBefore(F->byId(0x68), F->byId(0x44));
+  EXPECT_TRUE(V) << V.Reason;
+  // A subroutine may write v8 (and the other passes it through, so the
+  // call reads it too): its write stays before the call.
+  V = L.canMoveBefore(F->byId(0x38), F->byId(0x60));
+  EXPECT_EQ(V.K, Verdict::Kind::Dependence) << V.Reason;
+  EXPECT_EQ(V.Reason,
+            "moving [0x38] v_mov_b32_e32 v8, 5 before [0x60] v_mov_b32_e32 "
+            "v9, 0: dependence reversed: RAW on v8: [0x38] v_mov_b32_e32 v8, "
+            "5 must stay before [0x50] s_swappc_b64 s[30:31], s[10:11]");
+  // A subroutine reads v9: the write after the return stays after.
+  V = L.canMoveBefore(F->byId(0x60), F->byId(0x44));
+  EXPECT_EQ(V.K, Verdict::Kind::Dependence) << V.Reason;
+  EXPECT_EQ(V.Reason,
+            "moving [0x60] v_mov_b32_e32 v9, 0 before [0x44] s_nop 7: "
+            "dependence reversed: WAR on v9: [0x50] s_swappc_b64 s[30:31], "
+            "s[10:11] must stay before [0x60] v_mov_b32_e32 v9, 0");
+}
+
+TEST(InternalCalls, DeadWritesBeforeACall) {
+  auto F = parseCalls(TwoTargets);
+  Legality L(F->Fn);
+  // v10 = 7: no subroutine reads it and the code after the return
+  // overwrites it: dead.
+  Verdict V = L.canErase(F->byId(0x40));
+  EXPECT_TRUE(V) << V.Reason;
+  // v9 = 6: overwritten after the return too, but a subroutine reads it.
+  V = L.canErase(F->byId(0x3c));
+  EXPECT_EQ(V.K, Verdict::Kind::LiveValue) << V.Reason;
+  // v8 = 5: the second subroutine leaves it as it is for the store.
+  V = L.canErase(F->byId(0x38));
+  EXPECT_EQ(V.K, Verdict::Kind::LiveValue) << V.Reason;
+}
+
 TEST(InternalCalls, SubroutineKept) {
   auto F = parseCalls(Kernel);
   Legality L(F->Fn);
@@ -261,6 +380,31 @@ TEST(InternalCalls, NotModelled) {
     EXPECT_EQ(L.internalCalls().reason(),
               "subroutine op [0x200] v_readfirstlane_b32 s10, v4 writes "
               "s[10:11], the target of a call");
+  }
+  // A subroutine that returns through another pair, or writes its return
+  // address.
+  {
+    std::string K = Kernel;
+    K.replace(K.find("s_setpc_b64 \"s[30:31]\""),
+              strlen("s_setpc_b64 \"s[30:31]\""), "s_setpc_b64 \"s[12:13]\"");
+    auto F = parseCalls(K);
+    Legality L(F->Fn);
+    EXPECT_EQ(L.internalCalls().reason(),
+              "subroutine op [0x204] s_setpc_b64 s[12:13] does not return to "
+              "the call [0x3c] s_swappc_b64 s[30:31], s[10:11] (only "
+              "s_setpc_b64 s[30:31] is modelled)");
+  }
+  {
+    std::string K = Kernel;
+    K.replace(K.find("amdgcn.inst [0x200] v_add_u32_e32 \"v4, 7, v4\""),
+              strlen("amdgcn.inst [0x200] v_add_u32_e32 \"v4, 7, v4\""),
+              "amdgcn.inst [0x200] s_add_u32 \"s30, s30, 4\"");
+    auto F = parseCalls(K);
+    Legality L(F->Fn);
+    EXPECT_EQ(L.internalCalls().reason(),
+              "the subroutine at [0x200] s_add_u32 s30, s30, 4 writes "
+              "s[30:31], the return address of [0x3c] s_swappc_b64 "
+              "s[30:31], s[10:11]");
   }
   // No address computation on some path.
   {

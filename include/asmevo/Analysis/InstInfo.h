@@ -25,6 +25,8 @@
 
 namespace asmevo {
 
+class InternalCallModel;
+
 /// Which rows of the hazard table apply: every gfx9 target has the GFX9
 /// rows; gfx90a adds the MFMA rows; gfx940/941/942/gfx9-4-generic add the
 /// MFMA rows with CDNA3 numbers and the CDNA3-only rows.
@@ -111,6 +113,10 @@ struct InstInfo {
   /// the memory ops in flight stay in flight through it and it reads every
   /// register, instead of LLVM's convention (the callee waits for all).
   bool InternalCall = false;
+  /// For an internal call: Uses and Defs also hold what the subroutines it
+  /// may reach read and write (InstInfoCache::setInternalCallEffects), so
+  /// it is not an unknownRegisters barrier.
+  bool CalleeEffectsKnown = false;
   bool IsBranch = false;
   /// Wait states this op provides to hazard distances.
   unsigned WaitStates = 1;
@@ -158,6 +164,7 @@ struct InstInfo {
 class InstInfoCache {
 public:
   explicit InstInfoCache(TargetInfo &TI);
+  ~InstInfoCache();
   TargetInfo &target() const { return TI; }
   const RegUnitInfo &units() const { return RU; }
   HazardTarget hazardTarget() const { return HT; }
@@ -194,6 +201,16 @@ public:
     Map.clear();
   }
   bool hasCallEffects() const { return HasCallEffects; }
+  /// What an internal call reads and writes besides its operands: the
+  /// registers the subroutines it may reach read or may leave changed
+  /// (Uses) and may write (Defs), from InternalCallModel. Clears Call's
+  /// record.
+  void setInternalCallEffects(mlir::Operation *Call, UnitList Uses,
+                              UnitList Defs);
+  /// The model of Fn's internal calls (InternalCalls.h), built on first use
+  /// from Fn as it is then and kept: the passes, legality and dce of one
+  /// function share it. Building it sets the calls' effects.
+  const InternalCallModel &internalCalls(mlir::Operation *Fn);
 
   /// Is Op between s_set_gpr_idx_on and s_set_gpr_idx_off (on some path)?
   bool inIndexedMode(mlir::Operation *Op);
@@ -214,6 +231,10 @@ private:
   bool HasCallEffects = false;
   llvm::BitVector CallEffects;
   llvm::DenseMap<mlir::Operation *, std::unique_ptr<InstInfo>> Map;
+  llvm::DenseMap<mlir::Operation *, std::pair<UnitList, UnitList>>
+      CalleeEffects; // per internal call
+  llvm::DenseMap<mlir::Operation *, std::unique_ptr<InternalCallModel>>
+      CallModels; // per function
   llvm::StringMap<const DecodedInst *> Templates;
   llvm::DenseMap<mlir::Operation *, bool> UsesAGPRs;
   llvm::DenseMap<mlir::Operation *, llvm::DenseSet<mlir::Operation *>>

@@ -10,12 +10,19 @@
 //  * the subroutines (the blocks the entry does not reach) are plain ALU
 //    code: no memory op, no s_waitcnt, no call, no side effect, no MFMA;
 //    so the memory ops in flight pass through a call unchanged (the wait
-//    analysis keeps them: WaitcntAnalysis::transfer), and the call is
-//    taken to read and write every register (a full barrier for ordering,
-//    liveness and the wait check);
+//    analysis keeps them: WaitcntAnalysis::transfer);
 //  * every call's target pair is written only by address computations
 //    (s_getpc_b64 + PC-relative literal) that name a subroutine, on every
-//    path from the entry, so no call reaches other code;
+//    path from the entry, so no call reaches other code; the subroutines a
+//    call may reach are those the address computations reaching it name;
+//  * every subroutine returns with s_setpc_b64 of the pair its calls write
+//    and never writes that pair, so it returns right after the call;
+//  * a call then reads what the subroutines it may reach read before
+//    writing it, and writes what they may write (registers they may leave
+//    unchanged count as read too, so liveness keeps them): its Uses and
+//    Defs in InstInfoCache (setInternalCallEffects), used by the
+//    dependence graph, liveness and the wait check (a call that may reach
+//    more than 63 subroutines keeps reading and writing every register);
 //  * hazards across the call and the return are not modelled: the ops
 //    within MaxHazardWaitStates wait states before and after each call
 //    (following the CFG into other blocks) must stay exactly as they are
@@ -42,7 +49,9 @@ namespace asmevo {
 class InternalCallModel {
 public:
   /// Fn: an amdgcn.kernel or amdgcn.func; a function without the
-  /// internal_calls attribute has no subroutines and is modelled.
+  /// internal_calls attribute has no subroutines and is modelled. When
+  /// modelled, sets the calls' effects in Cache. Shared through
+  /// InstInfoCache::internalCalls.
   InternalCallModel(mlir::Operation *Fn, InstInfoCache &Cache);
 
   /// Whether edits outside the fixed parts are safe; else reason() says
@@ -54,6 +63,24 @@ public:
   /// never edited.
   bool isFixedBlock(mlir::Block *B) const { return Fixed.contains(B); }
   llvm::ArrayRef<mlir::Operation *> callSites() const { return Calls; }
+  /// The subroutine entries Call may reach (empty for other ops).
+  llvm::ArrayRef<mlir::Block *> targetsOf(mlir::Operation *Call) const {
+    auto It = CallTargets.find(Call);
+    return It == CallTargets.end() ? llvm::ArrayRef<mlir::Block *>()
+                                   : llvm::ArrayRef<mlir::Block *>(It->second);
+  }
+  /// What the subroutine entered at Entry reads before writing it
+  /// (ExposedUses), may write (MayDefs) and writes on every path to every
+  /// return (MustDefs; vector registers only where written whole and the
+  /// subroutine keeps EXEC); its returns (s_setpc_b64).
+  struct Subroutine {
+    UnitList ExposedUses, MayDefs, MustDefs;
+    llvm::SmallVector<mlir::Operation *, 2> Returns;
+  };
+  const Subroutine *subroutine(mlir::Block *Entry) const {
+    auto It = Subs.find(Entry);
+    return It == Subs.end() ? nullptr : &It->second;
+  }
   /// Whether an edit of Op, or an op put right before it, would change code
   /// that stays as it is: Op is in a fixed block, is a call or lies within
   /// hazard distance of one (in a callWindows() run).
@@ -82,6 +109,8 @@ public:
 
 private:
   void check(mlir::Operation *Fn);
+  void computeSubroutine(mlir::Block *Entry, Subroutine &Out);
+  void setCallEffects();
   void buildWindows(mlir::Operation *Fn);
   void fail(std::string Why) {
     if (Reason.empty())
@@ -94,6 +123,9 @@ private:
   llvm::SmallVector<mlir::Operation *, 8> Calls;
   llvm::SmallVector<Window, 16> Windows;
   llvm::DenseSet<mlir::Operation *> FixedOps; // calls and window ops
+  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Block *, 4>>
+      CallTargets; // empty: more targets than the dataflow tells apart
+  llvm::DenseMap<mlir::Block *, Subroutine> Subs;
 };
 
 } // namespace asmevo

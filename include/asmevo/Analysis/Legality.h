@@ -202,7 +202,8 @@ public:
   /// them is refused.
   bool isFrozen(mlir::Block *B);
   /// The model of the function's calls into its own code (internal_calls),
-  /// made from the function as it was when this Legality was made.
+  /// shared through the InstInfoCache (InstInfoCache::internalCalls): made
+  /// from the function before its first edit checked with this cache.
   const InternalCallModel &internalCalls();
   /// The blocks where T changes code the internal-call model keeps as it
   /// is (a subroutine, the ops around a call): a pass that plans a whole
@@ -311,7 +312,6 @@ private:
   const PcrelReferences *Refs = nullptr;
   /// Depends only on the CFG and on ops no edit may change (calls,
   /// subroutine blocks, the runs around the calls), so it outlives commits.
-  std::unique_ptr<InternalCallModel> Calls;
   std::unique_ptr<PcrelReferences> OwnedRefs;
   llvm::DenseSet<int64_t> PcrelTargets; // ids named by this function's
                                         // PC-relative literals
