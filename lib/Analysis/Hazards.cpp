@@ -2,6 +2,8 @@
 
 #include "asmevo/Analysis/Hazards.h"
 
+#include "asmevo/Analysis/InternalCalls.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -893,15 +895,42 @@ struct Walker {
   SmallVector<const HazardRule *, 8> Applicable;
   // (producer, rule) -> best pair so far (fewest wait states).
   llvm::DenseMap<std::pair<Operation *, const HazardRule *>, HazardPair> Found;
-  llvm::DenseMap<Block *, int> BestEntry;
+  // Fewest wait states a walk entered a place with: (block end, call whose
+  // return led there) or (call site, null).
+  llvm::DenseMap<std::pair<void *, Operation *>, int> BestEntry;
+  /// The internal calls of the consumer's function (InternalCallModel),
+  /// when modelled: the walk follows the instructions as they run, back
+  /// from after a call into each subroutine it may reach (through its
+  /// returns) and from a subroutine's entry to the calls that reach it.
+  const InternalCallModel *Calls = nullptr;
 
-  void walk(Block *B, Block::reverse_iterator It, int Dist,
-            HazardContext Ctx) {
+  bool enter(void *Where, Operation *Call, int Dist) {
+    auto [It, New] = BestEntry.try_emplace({Where, Call}, Dist);
+    if (!New && It->second <= Dist)
+      return false;
+    It->second = Dist;
+    return true;
+  }
+
+  /// Call: the call whose subroutine the walk is in, entered through its
+  /// return (null: not in a subroutine, or in it from the consumer on).
+  /// AtCall: It is a call site reached from its subroutine's entry (the
+  /// call itself runs right before the subroutine).
+  void walk(Block *B, Block::reverse_iterator It, int Dist, HazardContext Ctx,
+            Operation *Call = nullptr, Operation *AtCall = nullptr) {
     for (auto E = B->rend(); It != E; ++It) {
       Operation *Op = &*It;
       const InstInfo &P = Cache.get(Op);
       if (P.Kind == OpKind::Fallthrough)
         continue;
+      if (Calls && P.IsCall && Op != AtCall && !Calls->targetsOf(Op).empty()) {
+        // Right before the op after a call: the subroutines' returns.
+        for (Block *Entry : Calls->targetsOf(Op))
+          for (Operation *R : Calls->subroutine(Entry)->Returns)
+            if (enter(R->getBlock(), Op, Dist))
+              walk(R->getBlock(), R->getReverseIterator(), Dist, Ctx, Op);
+        return;
+      }
       for (const HazardRule *R : Applicable) {
         UnitList U;
         int Need = R->Check(Ctx, P, C, U);
@@ -927,12 +956,19 @@ struct Walker {
       if (Dist >= MaxHazardWaitStates)
         return;
     }
+    if (Calls && Calls->subroutine(B)) {
+      // A subroutine's entry: right after the call that entered it (the
+      // one whose return led here, else every call that may reach it).
+      ArrayRef<Operation *> Sites =
+          Call ? ArrayRef<Operation *>(Call) : Calls->callersOf(B);
+      for (Operation *S : Sites)
+        if (enter(S, nullptr, Dist))
+          walk(S->getBlock(), S->getReverseIterator(), Dist, Ctx, nullptr, S);
+    }
     for (Block *Pred : B->getPredecessors()) {
-      auto BIt = BestEntry.find(Pred);
-      if (BIt != BestEntry.end() && BIt->second <= Dist)
+      if (!enter(Pred, Call, Dist))
         continue;
-      BestEntry[Pred] = Dist;
-      walk(Pred, Pred->rbegin(), Dist, Ctx);
+      walk(Pred, Pred->rbegin(), Dist, Ctx, Call);
     }
   }
 };
@@ -951,6 +987,11 @@ void HazardChecker::pairsFor(Operation *Consumer,
   if (W.Applicable.empty())
     return;
   Block *B = Consumer->getBlock();
+  if (Operation *Fn = B->getParentOp(); Fn && Fn->hasAttr("internal_calls")) {
+    const InternalCallModel &M = Cache.internalCalls(Fn);
+    if (M.modelled())
+      W.Calls = &M;
+  }
   W.walk(B, std::next(Consumer->getReverseIterator()), 0, Ctx);
   SmallVector<HazardPair, 4> Pairs;
   for (auto &KV : W.Found)

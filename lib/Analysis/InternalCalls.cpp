@@ -23,7 +23,7 @@ InternalCallModel::InternalCallModel(Operation *Fn, InstInfoCache &Cache)
   check(Fn);
   if (!modelled())
     return;
-  buildWindows(Fn);
+  FixedOps.insert(Calls.begin(), Calls.end());
   setCallEffects();
 }
 
@@ -192,7 +192,10 @@ void InternalCallModel::check(Operation *Fn) {
   // Other: anything else, e.g. the PC after s_getpc_b64 alone).
   const RegUnitInfo &RU = Cache.units();
   const uint64_t Other = uint64_t(1) << 63;
-  bool Exact = Targets.size() < 63; // else a call's targets are all of them
+  if (Targets.size() >= 63)
+    return fail(
+        formatv("{0} subroutines (at most 62 are told apart)", Targets.size())
+            .str());
   llvm::DenseMap<Block *, unsigned> TargetIdx;
   for (unsigned I = 0; I < Targets.size(); ++I)
     TargetIdx[Targets[I]] = I;
@@ -226,7 +229,7 @@ void InternalCallModel::check(Operation *Fn) {
       auto It = SequenceTarget.find(&Op);
       if (It == SequenceTarget.end())
         return Other;
-      return Exact ? uint64_t(1) << TargetIdx.lookup(It->second) : ~Other;
+      return uint64_t(1) << TargetIdx.lookup(It->second);
     };
     while (!Queue.empty()) {
       Block *B = Queue.front();
@@ -257,10 +260,11 @@ void InternalCallModel::check(Operation *Fn) {
                     "something else writes it after the address "
                     "computation)");
       auto &L = CallTargets[C];
-      if (Exact)
-        for (unsigned I = 0; I < Targets.size(); ++I)
-          if (S & (uint64_t(1) << I))
-            L.push_back(Targets[I]);
+      for (unsigned I = 0; I < Targets.size(); ++I)
+        if (S & (uint64_t(1) << I)) {
+          L.push_back(Targets[I]);
+          Callers[Targets[I]].push_back(C);
+        }
     }
   }
 
@@ -273,9 +277,7 @@ void InternalCallModel::check(Operation *Fn) {
     UnitList RetUnits;
     RU.addReg(RetUnits, Ret);
     std::string Name = Cache.target().regName(Ret);
-    ArrayRef<Block *> Ts = CallTargets[C];
-    SmallVector<Block *> All(Targets.begin(), Targets.end());
-    for (Block *E : Ts.empty() ? ArrayRef<Block *>(All) : Ts) {
+    for (Block *E : CallTargets[C]) {
       const Subroutine &S = Subs[E];
       if (S.Returns.empty())
         return fail("the subroutine at " + Cache.describe(&E->front()) +
@@ -383,8 +385,6 @@ void InternalCallModel::setCallEffects() {
   unsigned N = RU.numMCUnits();
   for (Operation *C : Calls) {
     ArrayRef<Block *> Ts = targetsOf(C);
-    if (Ts.empty())
-      continue; // not exactly known: it reads and writes every register
     // Reads: what a subroutine reads before writing it, and what it may
     // leave unchanged (the old value flows through the call); writes:
     // what any may write. Not the return pair: the call writes it first.
@@ -414,80 +414,4 @@ void InternalCallModel::setCallEffects() {
       DL.push_back(uint16_t(U));
     Cache.setInternalCallEffects(C, std::move(UL), std::move(DL));
   }
-}
-
-void InternalCallModel::buildWindows(Operation *Fn) {
-  // A run of ops covers N wait states when they provide at least N: a
-  // producer beyond it is then at least N wait states from the boundary,
-  // which no hazard rule needs more than.
-  const int N = MaxHazardWaitStates;
-  llvm::DenseMap<Block *, std::pair<int, Operation *>> AtEnd, AtStart;
-  std::deque<std::pair<Block *, bool>> Work; // (block, before its end)
-  auto need = [&](Block *B, bool Before, int Left, Operation *Call) {
-    if (Fixed.contains(B))
-      return;
-    auto &M = Before ? AtEnd : AtStart;
-    auto [It, New] = M.try_emplace(B, Left, Call);
-    if (!New && It->second.first >= Left)
-      return;
-    It->second = {Left, Call};
-    Work.push_back({B, Before});
-  };
-  auto addRun = [&](Block *B, Operation *Anchor, bool Before, int Need,
-                    Operation *Call) {
-    Window W;
-    W.B = B;
-    W.Anchor = Anchor;
-    W.Before = Before;
-    W.WaitStates = Need;
-    W.Call = Call;
-    windowOf(W, W.Ops);
-    int Have = 0;
-    for (Operation *X : W.Ops)
-      Have += int(Cache.get(X).WaitStates);
-    if (Have < Need) {
-      if (Before)
-        for (Block *P : B->getPredecessors())
-          need(P, true, Need - Have, Call);
-      else
-        for (Block *S : B->getSuccessors())
-          need(S, false, Need - Have, Call);
-    }
-    Windows.push_back(std::move(W));
-  };
-  for (Operation *C : Calls) {
-    addRun(C->getBlock(), C, /*Before=*/true, N, C);
-    addRun(C->getBlock(), C, /*Before=*/false, N, C);
-  }
-  while (!Work.empty()) {
-    auto [B, Before] = Work.front();
-    Work.pop_front();
-    auto [Need, Call] = (Before ? AtEnd : AtStart)[B];
-    // Replace an earlier, shorter run of this boundary.
-    llvm::erase_if(Windows, [&](const Window &W) {
-      return W.B == B && !W.Anchor && W.Before == Before;
-    });
-    addRun(B, nullptr, Before, Need, Call);
-  }
-  FixedOps.insert(Calls.begin(), Calls.end());
-  for (const Window &W : Windows)
-    FixedOps.insert(W.Ops.begin(), W.Ops.end());
-}
-
-void InternalCallModel::windowOf(const Window &W,
-                                 SmallVectorImpl<Operation *> &Out) const {
-  Out.clear();
-  int Have = 0;
-  Operation *X;
-  if (W.Anchor)
-    X = W.Before ? W.Anchor->getPrevNode() : W.Anchor->getNextNode();
-  else
-    X = W.B->empty() ? nullptr : (W.Before ? &W.B->back() : &W.B->front());
-  while (X && Have < W.WaitStates) {
-    Out.push_back(X);
-    Have += int(Cache.get(X).WaitStates);
-    X = W.Before ? X->getPrevNode() : X->getNextNode();
-  }
-  if (W.Before)
-    std::reverse(Out.begin(), Out.end());
 }

@@ -734,15 +734,6 @@ static int64_t frozenPrologueBytes(Operation *Fn) {
   return Len && Len.getInt() > 0 ? 256 : 0;
 }
 
-bool Legality::windowChanged(const Transaction &T,
-                             const InternalCallModel::Window &W) {
-  if (!T.Touched.contains(W.B))
-    return false;
-  SmallVector<Operation *, 16> Now;
-  internalCalls().windowOf(W, Now);
-  return ArrayRef<Operation *>(Now) != ArrayRef<Operation *>(W.Ops);
-}
-
 void Legality::blocksChangingFixedCode(const Transaction &T,
                                        SmallVectorImpl<Block *> &Out) {
   Out.clear();
@@ -752,9 +743,6 @@ void Legality::blocksChangingFixedCode(const Transaction &T,
   for (Block *B : T.Touched)
     if (M.isFixedBlock(B))
       Out.push_back(B);
-  for (const InternalCallModel::Window &W : M.callWindows())
-    if (windowChanged(T, W) && !llvm::is_contained(Out, W.B))
-      Out.push_back(W.B);
 }
 
 const InternalCallModel &Legality::internalCalls() {
@@ -785,11 +773,10 @@ Verdict Legality::checkStructure(Transaction &T) {
                          "the function is not_relocatable (code recovery "
                          "could not model); it is only copied");
   // Calls into the function's own code (Tensile's activation functions)
-  // follow no calling convention. Edits are safe between the calls when
-  // the subroutines are plain ALU code (the wait analysis then keeps what
-  // is in flight through a call, which reads every register) and the
-  // subroutines and the code within hazard distance of each call stay as
-  // they are (InternalCallModel).
+  // follow no calling convention. Edits are safe around the calls when the
+  // subroutines are plain ALU code (the wait analysis then keeps what is
+  // in flight through a call, which reads and writes what they do) and the
+  // calls and subroutines stay as they are (InternalCallModel).
   if (Fn->hasAttr("internal_calls")) {
     const InternalCallModel &M = internalCalls();
     // A block by its first op in the baseline (the edit may have moved it).
@@ -812,25 +799,6 @@ Verdict Legality::checkStructure(Transaction &T) {
             "the block of " + blockName(B) +
                 " is not reached from the entry (a subroutine called with "
                 "s_swappc_b64, or dead code): it is kept as it is");
-    for (const InternalCallModel::Window &W : M.callWindows()) {
-      if (!windowChanged(T, W))
-        continue;
-      std::string Where =
-          W.Anchor
-              ? std::string(W.Before ? "right before " : "right after ") +
-                    Cache->describe(W.Anchor)
-              : std::string(W.Before ? "at the end of the block of "
-                                     : "at the start of the block of ") +
-                    blockName(W.B) + " (reached within hazard distance from " +
-                    Cache->describe(W.Call) + ")";
-      return Verdict::fail(
-          Verdict::Kind::Structure,
-          formatv("the edit changes the ops within {0} wait states {1}: "
-                  "hazards across an internal call and its return are not "
-                  "modelled, so that code is kept as it is",
-                  W.WaitStates, Where)
-              .str());
-    }
   }
   for (Block *B : T.Touched)
     if (isFrozen(B))
@@ -1375,14 +1343,57 @@ void Legality::affectedConsumers(const Transaction &T,
   // every op of the touched blocks (block order, then the successors).
   llvm::SmallPtrSet<Block *, 4> TouchedSet(T.Touched.begin(), T.Touched.end());
   llvm::DenseSet<Operation *> Window;
+  SmallVector<Operation *, 32> Beyond;
+  llvm::DenseSet<Operation *> Seen;
+  // An internal call runs its subroutines (never edited) before the op
+  // after it: their ops within Left wait states of their entries walk
+  // back across the call into the edit (HazardChecker follows calls).
+  const InternalCallModel *Calls = nullptr;
+  if (Fn->hasAttr("internal_calls") && internalCalls().modelled())
+    Calls = &internalCalls();
+  auto intoSubroutines = [&](Operation *Call, int Left) {
+    if (!Calls || Left <= 0)
+      return;
+    std::deque<std::pair<Block *, int>> Sub;
+    llvm::DenseMap<Block *, int> SubBudget;
+    for (Block *E : Calls->targetsOf(Call))
+      Sub.push_back({E, Left});
+    while (!Sub.empty()) {
+      auto [B, L] = Sub.front();
+      Sub.pop_front();
+      auto BIt = SubBudget.find(B);
+      if (BIt != SubBudget.end() && BIt->second >= L)
+        continue;
+      SubBudget[B] = L;
+      int Dist = 0;
+      bool Exhausted = false;
+      for (Operation &Op : *B) {
+        if (Seen.insert(&Op).second)
+          Beyond.push_back(&Op);
+        Dist += int(Cache->get(&Op).WaitStates);
+        if (Dist >= L) {
+          Exhausted = true;
+          break;
+        }
+      }
+      if (!Exhausted)
+        for (Block *S : B->getSuccessors())
+          Sub.push_back({S, L - Dist});
+    }
+  };
   auto seed = [&](Operation *S) {
     if (!S || !S->getBlock() || !TouchedSet.contains(S->getBlock()))
       return;
     Window.insert(S);
     int Dist = 0;
-    for (Operation *Op = S->getNextNode(); Op; Op = Op->getNextNode()) {
+    for (Operation *Op = S; Op; Op = Op->getNextNode()) {
       Window.insert(Op);
-      Dist += int(Cache->get(Op).WaitStates);
+      const InstInfo &I = Cache->get(Op);
+      if (I.IsCall)
+        intoSubroutines(Op, MaxHazardWaitStates - Dist - int(I.WaitStates));
+      if (Op == S)
+        continue; // (the distance counts from the op after the edit on)
+      Dist += int(I.WaitStates);
       if (Dist >= MaxHazardWaitStates)
         break;
     }
@@ -1396,8 +1407,6 @@ void Legality::affectedConsumers(const Transaction &T,
   // The successors, as far as a walk from their ops can reach back into a
   // touched block (from its end, at most). A touched block met again (a
   // loop) adds its first ops to the window.
-  SmallVector<Operation *, 32> Beyond;
-  llvm::DenseSet<Operation *> Seen;
   std::deque<std::pair<Block *, int>> Work;
   llvm::DenseMap<Block *, int> Budget;
   for (Block *B : T.Touched)
@@ -1418,7 +1427,10 @@ void Legality::affectedConsumers(const Transaction &T,
         Window.insert(&Op);
       else if (Seen.insert(&Op).second)
         Beyond.push_back(&Op);
-      Dist += int(Cache->get(&Op).WaitStates);
+      const InstInfo &I = Cache->get(&Op);
+      if (I.IsCall)
+        intoSubroutines(&Op, Left - Dist - int(I.WaitStates));
+      Dist += int(I.WaitStates);
       if (Dist >= Left) {
         Exhausted = true;
         break;

@@ -118,8 +118,8 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
       unsigned Added = 0, Sites = 0;
       unsigned NearCalls = 0;
       for (Operation *C : Ops) {
-        // Code next to an internal call stays as it is (InternalCallModel):
-        // its input hazards are left there.
+        // Internal calls and their subroutines stay as they are
+        // (InternalCallModel): their input hazards are left there.
         if (L.internalCalls().isFixedOp(C)) {
           unsigned Ignored = 0;
           NearCalls += missingBefore(C, Ignored, /*Print=*/false) > 0;
@@ -139,7 +139,7 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
       if (CarryKept)
         S.add("carry reads left as in the input", CarryKept);
       if (NearCalls)
-        S.add("left in subroutines and next to internal calls", NearCalls);
+        S.add("left in subroutines and at internal calls", NearCalls);
       if (T.empty())
         continue;
       Verdict V = T.commit();

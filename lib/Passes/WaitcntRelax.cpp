@@ -44,15 +44,17 @@ struct WaitcntRelaxPass
       // waits into the earlier one can stall longer than both did).
       llvm::DenseMap<Block *, unsigned> OldCost;
       llvm::DenseMap<Block *, SmallVector<Operation *>> OldWaits, OldOps;
-      if (!allowMoreWaits)
-        for (Block &B : Fn->getRegion(0)) {
-          OldCost[&B] = blockCost(&B, C);
-          for (Operation &Op : B) {
-            OldOps[&B].push_back(&Op);
-            if (waits::isRelaxable(L, &Op))
-              OldWaits[&B].push_back(&Op);
-          }
-        }
+      for (Block &B : Fn->getRegion(0)) {
+        // (OldOps also serves the pins around internal calls below.)
+        for (Operation &Op : B)
+          OldOps[&B].push_back(&Op);
+        if (allowMoreWaits)
+          continue;
+        OldCost[&B] = blockCost(&B, C);
+        for (Operation &Op : B)
+          if (waits::isRelaxable(L, &Op))
+            OldWaits[&B].push_back(&Op);
+      }
       // A read the original's waits make safe on one path only keeps the
       // waits on its producer's paths (waitcnt-path-wait.mlir).
       waits::OpSet Pinned;
@@ -96,9 +98,9 @@ struct WaitcntRelaxPass
         if (T.empty())
           break;
         unsigned Nops = T.insertNopsForHazards();
-        // Code next to an internal call stays as it is (InternalCallModel):
-        // where the plan changes it, that block and its predecessors keep
-        // their waits.
+        // Subroutines of internal calls stay as they are (InternalCallModel):
+        // where the plan changes one (s_nops for a hazard across a call),
+        // the blocks of the calls keep their waits.
         SmallVector<Block *> FixedChanged;
         L.blocksChangingFixedCode(T, FixedChanged);
         if (!FixedChanged.empty()) {
@@ -106,6 +108,8 @@ struct WaitcntRelaxPass
           for (Block *B : FixedChanged) {
             SmallVector<Block *, 4> Around(B->getPredecessors());
             Around.push_back(B);
+            for (Operation *Call : L.internalCalls().callSites())
+              Around.push_back(Call->getBlock());
             for (Block *X : Around)
               for (Operation *Op : OldOps.lookup(X))
                 if (waits::isRelaxable(L, Op))

@@ -1,11 +1,12 @@
 //===- InternalCallsTest.cpp - Legality in functions with internal calls --===//
 //
 // Kernels that call subroutines in their own code (Tensile's activation
-// functions, InternalCallModel): edits between the calls are checked with
+// functions, InternalCallModel): edits around the calls are checked with
 // the calls' real effects (what is in flight stays in flight through a
-// call; a call reads every register), the subroutines and the code within
-// hazard distance of a call stay as they are, and kernels outside the
-// model are refused with the reason.
+// call; a call reads and writes what its subroutines do; hazards are
+// followed across the call and the return), the calls and subroutines
+// stay as they are, and kernels outside the model are refused with the
+// reason.
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,68 +133,136 @@ TEST(InternalCalls, WaitAfterReturnForALoadInFlightThroughTheCall) {
   W->destroy();
 }
 
-TEST(InternalCalls, HazardDistanceAroundCallAndReturn) {
+TEST(InternalCalls, EditsNextToCallAndReturn) {
   auto F = parseCalls(Kernel);
   Legality L(F->Fn);
-  // Right after the return: fewer wait states between the subroutine's
-  // last ops and the code after the call.
+  // Right after the return and right before the call: no hazard spans
+  // them here, so the s_nops there go like any other.
   Verdict V = L.canErase(F->byId(0x40));
-  EXPECT_EQ(V.K, Verdict::Kind::Structure) << V.Reason;
-  EXPECT_EQ(V.Reason,
-            "erasing [0x40] s_nop 7: the edit changes the ops within 19 wait "
-            "states right after [0x3c] s_swappc_b64 s[30:31], s[10:11]: "
-            "hazards across an internal call and its return are not "
-            "modelled, so that code is kept as it is");
-  // A consumer of the subroutine's v4 moved right after the return.
-  V = L.canMoveBefore(F->byId(0x50), F->byId(0x40));
-  EXPECT_EQ(V.K, Verdict::Kind::Structure) << V.Reason;
-  // Right before the call.
+  EXPECT_TRUE(V) << V.Reason;
   V = L.canErase(F->byId(0x38));
-  EXPECT_EQ(V.Reason,
-            "erasing [0x38] s_nop 7: the edit changes the ops within 19 wait "
-            "states right before [0x3c] s_swappc_b64 s[30:31], s[10:11]: "
-            "hazards across an internal call and its return are not "
-            "modelled, so that code is kept as it is");
+  EXPECT_TRUE(V) << V.Reason;
+  // A consumer of the subroutine's v4 moved right after the return.
+  // (Refused for what it reads: the wait for v6 stays before it.)
+  V = L.canMoveBefore(F->byId(0x50), F->byId(0x40));
+  EXPECT_EQ(V.K, Verdict::Kind::Dependence) << V.Reason;
 }
 
-TEST(InternalCalls, HazardDistanceAcrossBlocks) {
-  // The call's block ends 2 wait states after it: the next 17 wait states
-  // of both successors stay too; further on, edits are made.
+// Hazards across a call (the VALU write of s12 before it, the
+// subroutine's v_readlane selecting the lane with s12: 4 wait states) and
+// across the return (the subroutine's VALU write of s14, the VMEM load
+// after the return reading s[14:15]: 5 wait states). Padded exactly:
+// s_nop 2 + the call, s_nop 3 + the return.
+const char *HazardKernel = R"(
+    amdgcn.inst [0x0] s_getpc_b64 "s[10:11]"
+    amdgcn.inst [0x4] s_add_i32 "s9, 0x1f8, 4" pcrel(add, 0x200 from 0x0, bias 4)
+    amdgcn.inst [0xc] s_add_u32 "s10, s10, s9"
+    amdgcn.inst [0x10] s_addc_u32 "s11, s11, 0"
+    amdgcn.inst [0x14] v_readfirstlane_b32 "s12, v1"
+    amdgcn.s_nop [0x18] 2
+    amdgcn.inst [0x1c] s_swappc_b64 "s[30:31], s[10:11]"
+    amdgcn.s_nop [0x20] 3
+    amdgcn.inst [0x24] global_load_dword "v5, v2, s[14:15]"
+    amdgcn.s_endpgm [0x2c]
+  ^bb1:  // no predecessors
+    amdgcn.inst [0x200] v_readlane_b32 "s13, v4, s12"
+    amdgcn.inst [0x204] v_readfirstlane_b32 "s14, v4"
+    amdgcn.indirect [0x208] s_setpc_b64 "s[30:31]")";
+
+TEST(InternalCalls, HazardPairsAcrossCallAndReturn) {
+  auto F = parseCalls(HazardKernel);
+  Legality L(F->Fn);
+  ASSERT_TRUE(L.internalCalls().modelled()) << L.internalCalls().reason();
+  HazardChecker HC(L.cache());
+  // Across the call: the producer before it, 3 + 1 (the call) wait states
+  // (also a VALU reader of an SGPR a VALU wrote: 2 needed).
+  llvm::SmallVector<HazardPair, 2> Pairs;
+  HC.pairsFor(F->byId(0x200), Pairs, /*All=*/true);
+  ASSERT_EQ(Pairs.size(), 2u);
+  EXPECT_STREQ(Pairs[0].Rule->Id, "rwlane-lane-select");
+  EXPECT_EQ(Pairs[0].Producer, F->byId(0x14));
+  EXPECT_EQ(Pairs[0].Required, 4);
+  EXPECT_EQ(Pairs[0].Have, 4);
+  EXPECT_STREQ(Pairs[1].Rule->Id, "valu-sgpr-valu");
+  EXPECT_EQ(Pairs[1].Have, 4);
+  // Across the return: 1 (s_setpc_b64) + 4.
+  Pairs.clear();
+  HC.pairsFor(F->byId(0x24), Pairs, /*All=*/true);
+  ASSERT_EQ(Pairs.size(), 1u);
+  EXPECT_STREQ(Pairs[0].Rule->Id, "valu-sgpr-vmem");
+  EXPECT_EQ(Pairs[0].Producer, F->byId(0x204));
+  EXPECT_EQ(Pairs[0].Required, 5);
+  EXPECT_EQ(Pairs[0].Have, 5);
+}
+
+TEST(InternalCalls, HazardAcrossTheCall) {
+  auto F = parseCalls(HazardKernel);
+  Legality L(F->Fn);
+  Verdict V = L.canErase(F->byId(0x18));
+  EXPECT_EQ(V.K, Verdict::Kind::Hazard) << V.Reason;
+  EXPECT_EQ(V.Reason,
+            "erasing [0x18] s_nop 2: hazard rwlane-lane-select (VALU writes "
+            "SGPR -> v_readlane/v_writelane uses it as lane select; ISA table "
+            "'VALU writes SGPR/VCC -> V_{READ,WRITE}LANE using that SGPR as "
+            "lane select' (4); LLVM checkRWLaneHazards): s12 written by "
+            "[0x14] v_readfirstlane_b32 s12, v1, then [0x200] v_readlane_b32 "
+            "s13, v4, s12: needs 4 wait states between them, has 1 (3 "
+            "missing)");
+  // s_nop 1 instead: one wait state short.
+  mlir::OpBuilder B(&F->Ctx);
+  auto *N1 = amdgcn::NopOp::create(B, B.getUnknownLoc(), -1, 1).getOperation();
+  V = L.canReplace({F->byId(0x18)}, {N1});
+  EXPECT_EQ(V.K, Verdict::Kind::Hazard) << V.Reason;
+  N1->destroy();
+  // The producer moved up by one op: enough.
+  V = L.canMoveBefore(F->byId(0x14), F->byId(0x10));
+  EXPECT_TRUE(V) << V.Reason;
+}
+
+TEST(InternalCalls, HazardAcrossTheReturn) {
+  auto F = parseCalls(HazardKernel);
+  Legality L(F->Fn);
+  Verdict V = L.canErase(F->byId(0x20));
+  EXPECT_EQ(V.K, Verdict::Kind::Hazard) << V.Reason;
+  EXPECT_EQ(V.Reason,
+            "erasing [0x20] s_nop 3: hazard valu-sgpr-vmem (VALU writes "
+            "SGPR/VCC/EXEC -> VMEM/FLAT reads it; ISA table 'VALU writes "
+            "SGPR -> VMEM reads that SGPR' (5); LLVM "
+            "GCNHazardRecognizer::checkVMEMHazards): s14 written by [0x204] "
+            "v_readfirstlane_b32 s14, v4, then [0x24] global_load_dword v5, "
+            "v2, s[14:15]: needs 5 wait states between them, has 1 (4 "
+            "missing)");
+}
+
+TEST(InternalCalls, HazardFromEveryCallSite) {
+  // Two calls reach the subroutine: its consumer's pair has the fewer wait
+  // states of the two paths (the second call's, 1).
   auto F = parseCalls(R"(
-    amdgcn.inst [0x18] s_getpc_b64 "s[10:11]"
-    amdgcn.inst [0x1c] s_add_i32 "s9, 0x100, 4" pcrel(add, 0x200 from 0x18, bias 4)
-    amdgcn.inst [0x24] s_add_u32 "s10, s10, s9"
-    amdgcn.inst [0x28] s_addc_u32 "s11, s11, 0"
-    amdgcn.s_nop [0x30] 7
-    amdgcn.s_nop [0x34] 7
-    amdgcn.s_nop [0x38] 7
-    amdgcn.inst [0x3c] s_swappc_b64 "s[30:31], s[10:11]"
-    amdgcn.inst [0x40] s_cmp_eq_u32 "s0, 0"
-    amdgcn.cbranch [0x44] s_cbranch_scc1 ^bb2, ^bb1
-  ^bb1:
-    amdgcn.inst [0x48] v_mov_b32_e32 "v30, v4"
-    amdgcn.s_nop [0x4c] 7
-    amdgcn.s_nop [0x50] 7
-    amdgcn.inst [0x54] v_mov_b32_e32 "v31, 1"
-    amdgcn.inst [0x58] v_mov_b32_e32 "v32, 2"
-    amdgcn.s_branch [0x5c] ^bb2
-  ^bb2:
-    amdgcn.s_endpgm [0x60]
-  ^bb3:  // no predecessors
-    amdgcn.inst [0x200] v_add_u32_e32 "v4, 7, v4"
+    amdgcn.inst [0x0] s_getpc_b64 "s[10:11]"
+    amdgcn.inst [0x4] s_add_i32 "s9, 0x1f8, 4" pcrel(add, 0x200 from 0x0, bias 4)
+    amdgcn.inst [0xc] s_add_u32 "s10, s10, s9"
+    amdgcn.inst [0x10] s_addc_u32 "s11, s11, 0"
+    amdgcn.inst [0x14] v_readfirstlane_b32 "s12, v1"
+    amdgcn.s_nop [0x18] 7
+    amdgcn.inst [0x1c] s_swappc_b64 "s[30:31], s[10:11]"
+    amdgcn.inst [0x20] v_readfirstlane_b32 "s12, v2"
+    amdgcn.inst [0x24] s_swappc_b64 "s[30:31], s[10:11]"
+    amdgcn.s_endpgm [0x28]
+  ^bb1:  // no predecessors
+    amdgcn.inst [0x200] v_readlane_b32 "s13, v4, s12"
     amdgcn.indirect [0x204] s_setpc_b64 "s[30:31]")");
   Legality L(F->Fn);
   ASSERT_TRUE(L.internalCalls().modelled()) << L.internalCalls().reason();
-  Verdict V = L.canErase(F->byId(0x48));
-  EXPECT_EQ(V.Reason,
-            "erasing [0x48] v_mov_b32_e32 v30, v4: the edit changes the ops "
-            "within 17 wait states at the start of the block of [0x48] "
-            "v_mov_b32_e32 v30, v4 (reached within hazard distance from "
-            "[0x3c] s_swappc_b64 s[30:31], s[10:11]): hazards across an "
-            "internal call and its return are not modelled, so that code is "
-            "kept as it is");
-  V = L.canMoveBefore(F->byId(0x58), F->byId(0x54));
-  EXPECT_TRUE(V) << V.Reason;
+  HazardChecker HC(L.cache());
+  llvm::SmallVector<HazardPair, 2> Pairs;
+  HC.pairsFor(F->byId(0x200), Pairs, /*All=*/true);
+  ASSERT_EQ(Pairs.size(), 4u); // (and valu-sgpr-valu for each)
+  EXPECT_STREQ(Pairs[0].Rule->Id, "rwlane-lane-select");
+  EXPECT_EQ(Pairs[0].Producer, F->byId(0x20));
+  EXPECT_EQ(Pairs[0].Have, 1);
+  EXPECT_STREQ(Pairs[1].Rule->Id, "rwlane-lane-select");
+  EXPECT_EQ(Pairs[1].Producer, F->byId(0x14));
+  EXPECT_EQ(Pairs[1].Have, 9);
 }
 
 // Registers of the subroutines: v4 read and written, v8 written (a

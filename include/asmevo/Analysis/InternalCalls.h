@@ -21,13 +21,12 @@
 //    writing it, and writes what they may write (registers they may leave
 //    unchanged count as read too, so liveness keeps them): its Uses and
 //    Defs in InstInfoCache (setInternalCallEffects), used by the
-//    dependence graph, liveness and the wait check (a call that may reach
-//    more than 63 subroutines keeps reading and writing every register);
-//  * hazards across the call and the return are not modelled: the ops
-//    within MaxHazardWaitStates wait states before and after each call
-//    (following the CFG into other blocks) must stay exactly as they are
-//    (callWindows()), so every producer/consumer pair that spans a
-//    boundary keeps its distance.
+//    dependence graph, liveness and the wait check (a function with more
+//    than 62 subroutines is not modelled);
+//  * the hazard checker follows the instructions as they run, across each
+//    call into the subroutines it may reach and across their returns
+//    (HazardChecker), so the code around the calls is edited like any
+//    other; the calls and the subroutines stay as they are.
 //
 // Anything else keeps the function unedited, with the reason.
 //
@@ -81,37 +80,23 @@ public:
     auto It = Subs.find(Entry);
     return It == Subs.end() ? nullptr : &It->second;
   }
+  /// The calls that may reach the subroutine entered at Entry.
+  llvm::ArrayRef<mlir::Operation *> callersOf(mlir::Block *Entry) const {
+    auto It = Callers.find(Entry);
+    return It == Callers.end() ? llvm::ArrayRef<mlir::Operation *>()
+                               : llvm::ArrayRef<mlir::Operation *>(It->second);
+  }
   /// Whether an edit of Op, or an op put right before it, would change code
-  /// that stays as it is: Op is in a fixed block, is a call or lies within
-  /// hazard distance of one (in a callWindows() run).
+  /// that stays as it is: Op is in a fixed block or is a call.
   bool isFixedOp(mlir::Operation *Op) const {
     return FixedOps.contains(Op) ||
            (Op->getBlock() && Fixed.contains(Op->getBlock()));
   }
 
-  /// The ops that must keep their place around the call sites, as runs of
-  /// consecutive ops of one block: for each run, the block, the op the run
-  /// is anchored at (a call, or null for the block's start/end) and the ops
-  /// (in block order). Checking a run again on the edited IR (windowOf)
-  /// and comparing the op lists tells whether the edit changed it.
-  struct Window {
-    mlir::Block *B = nullptr;
-    mlir::Operation *Anchor = nullptr; ///< the call; null: block boundary
-    bool Before = false; ///< the run ends at Anchor (or the block's end)
-    int WaitStates = 0;  ///< what the run must cover
-    mlir::Operation *Call = nullptr; ///< the call that needs it
-    llvm::SmallVector<mlir::Operation *, 8> Ops;
-  };
-  llvm::ArrayRef<Window> callWindows() const { return Windows; }
-  /// The run W describes, computed on B as it is now.
-  void windowOf(const Window &W,
-                llvm::SmallVectorImpl<mlir::Operation *> &Out) const;
-
 private:
   void check(mlir::Operation *Fn);
   void computeSubroutine(mlir::Block *Entry, Subroutine &Out);
   void setCallEffects();
-  void buildWindows(mlir::Operation *Fn);
   void fail(std::string Why) {
     if (Reason.empty())
       Reason = std::move(Why);
@@ -121,11 +106,12 @@ private:
   std::string Reason;
   llvm::DenseSet<mlir::Block *> Fixed;
   llvm::SmallVector<mlir::Operation *, 8> Calls;
-  llvm::SmallVector<Window, 16> Windows;
-  llvm::DenseSet<mlir::Operation *> FixedOps; // calls and window ops
+  llvm::DenseSet<mlir::Operation *> FixedOps; // the calls
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Block *, 4>>
-      CallTargets; // empty: more targets than the dataflow tells apart
+      CallTargets;
   llvm::DenseMap<mlir::Block *, Subroutine> Subs;
+  llvm::DenseMap<mlir::Block *, llvm::SmallVector<mlir::Operation *, 4>>
+      Callers;
 };
 
 } // namespace asmevo

@@ -28,8 +28,7 @@
 //  * structure: edits across blocks, of terminators, or in code recovery
 //    could not model (not_relocatable functions, raw words); in functions
 //    that call into their own code (internal_calls), every edit where
-//    InternalCallModel's assumptions fail, and edits of the subroutines or
-//    within hazard distance of a call.
+//    InternalCallModel's assumptions fail, and edits of the subroutines.
 //
 // What the legality layer does not decide is whether new instructions
 // compute the same values as the ones they replace: that is the
@@ -206,8 +205,8 @@ public:
   /// from the function before its first edit checked with this cache.
   const InternalCallModel &internalCalls();
   /// The blocks where T changes code the internal-call model keeps as it
-  /// is (a subroutine, the ops around a call): a pass that plans a whole
-  /// function at once keeps its original code there and plans again.
+  /// is (a subroutine): a pass that plans a whole function at once keeps
+  /// its original code there and plans again.
   void blocksChangingFixedCode(const Transaction &T,
                                llvm::SmallVectorImpl<mlir::Block *> &Out);
 
@@ -247,7 +246,6 @@ private:
   void updateBaseline(const Transaction &T);
   Verdict verify(Transaction &T);
   Verdict checkStructure(Transaction &T);
-  bool windowChanged(const Transaction &T, const InternalCallModel::Window &W);
   Verdict checkOrder(Transaction &T);
   Verdict checkLiveValues(Transaction &T);
   Verdict checkWaits(Transaction &T);
@@ -311,7 +309,7 @@ private:
       BaseOrder;
   const PcrelReferences *Refs = nullptr;
   /// Depends only on the CFG and on ops no edit may change (calls,
-  /// subroutine blocks, the runs around the calls), so it outlives commits.
+  /// subroutine blocks), so it outlives commits.
   std::unique_ptr<PcrelReferences> OwnedRefs;
   llvm::DenseSet<int64_t> PcrelTargets; // ids named by this function's
                                         // PC-relative literals
