@@ -21,8 +21,25 @@
 // k = 4 * (c / 2) + idx) in the index VGPR at bit 2 * (c % kpl) of the set
 // chosen by ABID (sets of 2 * kpl bits; set 0 when CBSZ != 0), in the same
 // lane as the A element (hipSPARSELt's compressor writes them so). The
-// accumulator is the destination. Index pairs that are not strictly
-// increasing (undefined per AMD's hipSPARSELt documentation) are refused.
+// accumulator is the destination. Only the two selected positions of a group
+// are multiplied: the compressed-out ones are "not stored" (AMD's
+// calculator) and the instruction does K/2 multiplies an output in the
+// cycles of a dense MFMA of half the K. That the hardware never multiplies
+// them is inferred, not stated, so where it matters (a compressed-out
+// position meets an Inf/NaN B value, which would make a dense product of the
+// zero-filled A NaN) the instruction is refused.
+// Index pairs that are not strictly increasing: no source in reach (AMD's
+// calculator and ISA summaries, LLVM, hipSPARSELt, whose compress_kernel
+// never writes one) says what the hardware computes. The pair is accepted
+// only when its two A values are both zero and the four B values of the
+// group are finite in every column: each multiplier input the group can
+// feed is then one of the two zeros, a combination of them (sum, select,
+// bitwise OR/AND: still a zero) or a compressed-out zero, so every
+// interpretation (summed, first or second wins, positions taken in either
+// order, dense or selected-only products) adds only zeros. The A values
+// after it in the lane's run must be zero too, and their B values finite:
+// a decoder that consumed one value too few would shift them. Otherwise
+// it is refused.
 //
 // Integer MFMA is exact (wrapping i32 accumulation). Float MFMA is declared
 // approximate: the order and precision of the hardware's internal
@@ -269,6 +286,15 @@ void hMfma(Wave &W, const Inst &I) {
   // Gather A and B as dense [block][row][k] / [block][k][col] arrays,
   // walking lanes and elements (register -> element direction).
   std::vector<double> A(size_t(NB) * M * K, 0.0), B(size_t(NB) * K * N);
+  // SMFMAC: the dense positions a row's selected values occupy (the
+  // products summed), and per lane with a non-increasing pair the dense k
+  // range from that pair to the end of the lane's run, whose A values are
+  // all zero (nothing summed; their B values checked below).
+  std::vector<uint8_t> Sel(D.Sparse ? A.size() : 0);
+  struct ZeroRun {
+    unsigned Lane, KBegin, KEnd;
+  };
+  std::vector<ZeroRun> ZeroRuns;
   for (unsigned L = 0; L < 64; ++L) {
     unsigned Row = L % M, Blk = (L / M) % NB, KBase = (L / (M * NB)) * KplA;
     for (unsigned E = 0; E < KplA && KBase + E < KA; ++E) {
@@ -278,27 +304,63 @@ void hMfma(Wave &W, const Inst &I) {
         A[(size_t(Blk) * M + Row) * K + Kc] = X;
         continue;
       }
+      if (Kc % 2 == 0)
+        continue; // the group is placed with its second value
       uint32_t IdxV = W.vreg(IdxOp->Reg)[L];
       if (IdxOp->Kind == OK::A)
         IdxV = W.areg(IdxOp->Reg)[L];
-      unsigned Pos = (IdxV >> (IdxShift + 2 * E)) & 3;
-      if (Kc % 2 == 1) {
-        unsigned Prev = (IdxV >> (IdxShift + 2 * (E - 1))) & 3;
-        if (Prev >= Pos)
-          return W.fail(ErrorKind::Unsupported, I,
-                        "SMFMAC index pair not strictly increasing (lane " +
-                            std::to_string(L) + ")");
+      unsigned Pos0 = (IdxV >> (IdxShift + 2 * (E - 1))) & 3;
+      unsigned Pos1 = (IdxV >> (IdxShift + 2 * E)) & 3;
+      double X0 = elem(D.A, readElem(W, I.Src[0], L, E - 1, BA));
+      size_t Base = (size_t(Blk) * M + Row) * K + 4 * (Kc / 2);
+      if (Pos0 < Pos1) {
+        A[Base + Pos0] = X0;
+        A[Base + Pos1] = X;
+        Sel[Base + Pos0] = Sel[Base + Pos1] = 1;
+        continue;
       }
-      A[(size_t(Blk) * M + Row) * K + 4 * (Kc / 2) + Pos] = X;
+      // Every A value from this pair to the end of the lane's run must be
+      // zero (NaN is not): a decoder that consumed one value too few here
+      // would shift the later ones.
+      unsigned End = std::min(KBase + KplA, KA);
+      for (unsigned E2 = E - 1; KBase + E2 < End; ++E2)
+        if (elem(D.A, readElem(W, I.Src[0], L, E2, BA)) != 0)
+          return W.fail(ErrorKind::Unsupported, I,
+                        "SMFMAC index pair not strictly increasing with a "
+                        "nonzero A value (lane " +
+                            std::to_string(L) + ", pair (" +
+                            std::to_string(Pos0) + "," + std::to_string(Pos1) +
+                            ") at element " + std::to_string(E - 1) +
+                            ", nonzero element " + std::to_string(E2) +
+                            "): the hardware's result is not specified");
+      ZeroRuns.push_back({L, 4 * (Kc / 2), 2 * End});
+      break;
     }
   }
+  bool NonFiniteB = false;
   for (unsigned L = 0; L < 64; ++L) {
     unsigned Src = blgpLane(L, I.Blgp);
     unsigned Col = L % N, Blk = (L / N) % NB, KBase = (L / (N * NB)) * KplB;
-    for (unsigned E = 0; E < KplB && KBase + E < K; ++E)
-      B[(size_t(Blk) * K + KBase + E) * N + Col] =
-          elem(D.B, readElem(W, I.Src[1], Src, E, BB));
+    for (unsigned E = 0; E < KplB && KBase + E < K; ++E) {
+      double X = elem(D.B, readElem(W, I.Src[1], Src, E, BB));
+      NonFiniteB |= !std::isfinite(X);
+      B[(size_t(Blk) * K + KBase + E) * N + Col] = X;
+    }
   }
+  // Those zeros are harmless only if no B value they could meet is Inf/NaN
+  // (0 x Inf is NaN under some interpretations, nothing under others).
+  // SMFMAC has one block.
+  if (NonFiniteB)
+    for (const ZeroRun &Z : ZeroRuns)
+      for (unsigned Kk = Z.KBegin; Kk < Z.KEnd; ++Kk)
+        for (unsigned J = 0; J < N; ++J)
+          if (!std::isfinite(B[size_t(Kk) * N + J]))
+            return W.fail(
+                ErrorKind::Unsupported, I,
+                "SMFMAC index pair not strictly increasing (lane " +
+                    std::to_string(Z.Lane) +
+                    "; zero A values meeting an Inf/NaN B value): the "
+                    "hardware's result is not specified");
   // Output layout parameters.
   const unsigned H = F64 ? 1 : 4, Mpr = 64 / N;
   const unsigned Bpr = std::max(1u, 64 * H / (M * N));
@@ -328,6 +390,25 @@ void hMfma(Wave &W, const Inst &I) {
         for (unsigned Kk = 0; Kk < K; ++Kk)
           Acc += uint32_t(int32_t(ARow[Kk]) * int32_t(BCol[Kk * N]));
         Out[R * 64 + L] = Acc;
+      } else if (D.Sparse) {
+        // Selected positions only (see the file comment).
+        const uint8_t *SRow = &Sel[(size_t(ABlock[Blk]) * M + Row) * K];
+        double S = 0;
+        bool Masked = false; // a compressed-out position meets Inf/NaN
+        for (unsigned Kk = 0; Kk < K; ++Kk) {
+          if (SRow[Kk])
+            S += ARow[Kk] * BCol[Kk * N];
+          else
+            Masked |= NonFiniteB && !std::isfinite(BCol[Kk * N]);
+        }
+        if (Masked && !std::isnan(S))
+          return W.fail(ErrorKind::Unsupported, I,
+                        "SMFMAC: a compressed-out A position meets an "
+                        "Inf/NaN B value (lane " +
+                            std::to_string(L) +
+                            "); whether the hardware multiplies it is not "
+                            "documented");
+        Out[R * 64 + L] = asU(float(S + double(asF(C))));
       } else {
         double S = 0;
         for (unsigned Kk = 0; Kk < K; ++Kk)

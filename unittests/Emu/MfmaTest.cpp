@@ -449,15 +449,18 @@ SnippetResult runOne(const char *CPU, const std::string &Text,
 
 TEST(EmuMfma, Refusals) {
   SnippetState S;
-  // SMFMAC index pairs must be strictly increasing (hipSPARSELt's contract).
+  // An SMFMAC index pair that is not strictly increasing with a nonzero A
+  // value: the hardware's result is not specified.
   S.V.resize(128);
   for (unsigned L = 0; L < 64; ++L)
     S.V[16][L] = 0xe4e4e4e4; // pairs (0,1),(2,3): valid
   S.V[16][7] = 0xe4e4e4e5;   // lane 7: pair (1,1)
+  S.V[0][7] = 0x3c00;        // lane 7: A values 1.0 and 0 of that pair
   auto R = runOne(
       "gfx942", "v_smfmac_f32_16x16x32_f16 v[72:75], v[0:1], v[8:11], v16", S);
   EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
-  EXPECT_NE(R.Run.Message.find("lane 7"), std::string::npos) << R.Run.Message;
+  EXPECT_NE(R.Run.Message.find("nonzero A value (lane 7,"), std::string::npos)
+      << R.Run.Message;
   // gfx942 f64 MFMA: the BLGP field negates operands (not modelled).
   R = runOne("gfx942",
              "v_mfma_f64_16x16x4_f64 v[72:79], v[0:1], v[8:9], v[32:39] "
@@ -470,6 +473,144 @@ TEST(EmuMfma, Refusals) {
   R = runOne("gfx942", "v_mfma_f32_4x4x1_16b_f32 v[72:75], v0, v8, v[32:35]",
              P);
   EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
+}
+
+// SMFMAC v_smfmac_f32_16x16x32_f16 with A = B = 1.0, C = 0 and the pairs
+// (0,1), (2,3) in every lane's index set 0 (v16): every D element is 16.
+// Lane L of A (v[0:1]) holds row L % 16, compressed k 4 * (L / 16) to +3
+// (two groups: v0 the first, v1 the second); lane L of B (v[8:11]) column
+// L % 16, dense k 8 * (L / 16) to +7; D[i][j] is v[72 + i % 4], lane
+// 16 * (i / 4) + j.
+const char *SmfmacF16 =
+    "v_smfmac_f32_16x16x32_f16 v[72:75], v[0:1], v[8:11], v16";
+SnippetState smfmacOnes() {
+  SnippetState S;
+  S.V.resize(128);
+  for (unsigned L = 0; L < 64; ++L) {
+    S.V[0][L] = S.V[1][L] = 0x3c003c00;
+    for (unsigned R = 8; R < 12; ++R)
+      S.V[R][L] = 0x3c003c00;
+    S.V[16][L] = 0xe4;
+  }
+  return S;
+}
+float smfmacD(const SnippetResult &R, unsigned I, unsigned J) {
+  float F;
+  uint32_t U = R.State.V[72 + I % 4][16 * (I / 4) + J];
+  std::memcpy(&F, &U, 4);
+  return F;
+}
+
+// A pair that is not strictly increasing whose two A values, and those
+// after it in the lane's run, are zero, the B values they could meet
+// finite: every interpretation adds nothing (row 7 loses the 2 of its 16
+// products lane 7's second group held).
+TEST(EmuMfma, SmfmacZeroPairAccepted) {
+  // (1,1), (2,1) decreasing, (3,3); +0 and -0.
+  for (uint32_t Nibble : {0x5u, 0x6u, 0xfu})
+    for (uint32_t Zeros : {0u, 0x80000000u}) {
+      SnippetState S = smfmacOnes();
+      S.V[16][7] = Nibble << 4 | 0x4;
+      S.V[1][7] = Zeros;
+      auto R = runOne("gfx942", SmfmacF16, S);
+      ASSERT_TRUE(R.Run.ok()) << Nibble << ": " << R.Run.Message;
+      for (unsigned I = 0; I < 16; ++I)
+        for (unsigned J = 0; J < 16; ++J)
+          EXPECT_EQ(smfmacD(R, I, J), I == 7 ? 14.0f : 16.0f)
+              << "D[" << I << "][" << J << "] nibble " << Nibble;
+    }
+  // i8 (exact): v_smfmac_i32_16x16x64_i8, A = B = 1, 32 products a row;
+  // lane 7's last group (bytes 2, 3 of v1) the pair (0,0) with zeros.
+  SnippetState S;
+  S.V.resize(128);
+  for (unsigned L = 0; L < 64; ++L) {
+    S.V[0][L] = S.V[1][L] = 0x01010101;
+    for (unsigned R = 8; R < 12; ++R)
+      S.V[R][L] = 0x01010101;
+    S.V[16][L] = 0xe4e4;
+  }
+  S.V[16][7] = 0x04e4;
+  S.V[1][7] = 0x00000101;
+  auto R = runOne("gfx942",
+                  "v_smfmac_i32_16x16x64_i8 v[72:75], v[0:1], v[8:11], v16", S);
+  ASSERT_TRUE(R.Run.ok()) << R.Run.Message;
+  for (unsigned I = 0; I < 16; ++I)
+    for (unsigned J = 0; J < 16; ++J)
+      EXPECT_EQ(R.State.V[72 + I % 4][16 * (I / 4) + J], I == 7 ? 30u : 32u)
+          << "D[" << I << "][" << J << "]";
+}
+
+TEST(EmuMfma, SmfmacPairRefusals) {
+  // Nonzero A values: (1,1) and the decreasing (2,1), one value nonzero.
+  for (uint32_t Nibble : {0x5u, 0x6u})
+    for (uint32_t A : {0x3c00u, 0x3c000000u}) {
+      SnippetState S = smfmacOnes();
+      S.V[16][7] = 0xe0 | Nibble;
+      S.V[0][7] = A;
+      auto R = runOne("gfx942", SmfmacF16, S);
+      EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
+      std::string Want =
+          "SMFMAC index pair not strictly increasing with a nonzero A value "
+          "(lane 7, pair (" +
+          std::string(Nibble == 5 ? "1,1" : "2,1") +
+          ") at element 0, nonzero element " + (A >> 16 ? "1" : "0") + ")";
+      EXPECT_NE(R.Run.Message.find(Want), std::string::npos) << R.Run.Message;
+    }
+  // A NaN A value is not a zero.
+  SnippetState S = smfmacOnes();
+  S.V[16][7] = 0xe5;
+  S.V[0][7] = 0x7e00;
+  auto R = runOne("gfx942", SmfmacF16, S);
+  EXPECT_NE(R.Run.Message.find("nonzero A value (lane 7,"), std::string::npos)
+      << R.Run.Message;
+  // The pair's values are zero, but a later value of the lane's run (the
+  // second group, v1) is not.
+  S = smfmacOnes();
+  S.V[16][7] = 0xe5;
+  S.V[0][7] = 0;
+  R = runOne("gfx942", SmfmacF16, S);
+  EXPECT_NE(R.Run.Message.find("nonzero A value (lane 7,"), std::string::npos)
+      << R.Run.Message;
+  // Zero A values, but a B value of their group (dense k 2, column 3: lane
+  // 3, element 2) or of the later one (dense k 5: element 5) is Inf: 0 x
+  // Inf is NaN under some interpretations.
+  for (unsigned Reg : {9u, 10u}) {
+    S = smfmacOnes();
+    S.V[16][7] = 0xe5;
+    S.V[0][7] = S.V[1][7] = 0;
+    S.V[Reg][3] = Reg == 9 ? 0x3c007c00 : 0x7c003c00;
+    R = runOne("gfx942", SmfmacF16, S);
+    EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
+    EXPECT_NE(R.Run.Message.find("SMFMAC index pair not strictly increasing "
+                                 "(lane 7; zero A values meeting an Inf/NaN "
+                                 "B value)"),
+              std::string::npos)
+        << R.Run.Message;
+  }
+}
+
+// Only the selected positions are multiplied. A B value that only
+// compressed-out positions meet (dense k 2 of every row: the pair (0,1))
+// being Inf made the zero-filled dense product NaN; whether the hardware
+// multiplies it is not documented, so it is refused. At a selected
+// position (dense k 0) the Inf reaches D either way.
+TEST(EmuMfma, SmfmacCompressedOutPositions) {
+  SnippetState S = smfmacOnes();
+  S.V[9][3] = 0x3c007c00; // B[2][3] = Inf
+  auto R = runOne("gfx942", SmfmacF16, S);
+  EXPECT_EQ(R.Run.Kind, ErrorKind::Unsupported) << R.Run.Message;
+  EXPECT_NE(R.Run.Message.find("SMFMAC: a compressed-out A position meets an "
+                               "Inf/NaN B value"),
+            std::string::npos)
+      << R.Run.Message;
+  S = smfmacOnes();
+  S.V[8][3] = 0x3c007c00; // B[0][3] = Inf
+  R = runOne("gfx942", SmfmacF16, S);
+  ASSERT_TRUE(R.Run.ok()) << R.Run.Message;
+  for (unsigned I = 0; I < 16; ++I) {
+    EXPECT_EQ(smfmacD(R, I, 3), INFINITY) << I;
+    EXPECT_EQ(smfmacD(R, I, 2), 16.0f) << I;
+  }
 }
 
 } // namespace
