@@ -839,7 +839,8 @@ static const HazardRule Rules[] = {
                   : 0;
      },
      "LLVM checkMAIVALUHazards (DMFMABetweenVALUWriteVMEMRead, gfx90a HW bug "
-     "workaround) (2)"},
+     "workaround) (2)",
+     /*ReadsOrder=*/true},
 
     {"smem-soft-clause",
      "SMEM soft clause (xnack): a clause must not write what it reads", All9,
@@ -852,7 +853,8 @@ static const HazardRule Rules[] = {
                          [](const InstInfo &I) { return I.isSMEM(); });
      },
      "LLVM checkSoftClauseHazards (only with xnack enabled or 'any') (1: "
-     "break the clause)"},
+     "break the clause)",
+     /*ReadsOrder=*/true},
 
     {"vmem-soft-clause",
      "VMEM soft clause (xnack): a clause must not write what it reads", All9,
@@ -865,7 +867,8 @@ static const HazardRule Rules[] = {
                          [](const InstInfo &I) { return I.isVMEMOrFLAT(); });
      },
      "LLVM checkSoftClauseHazards (only with xnack enabled or 'any') (1: "
-     "break the clause)"},
+     "break the clause)",
+     /*ReadsOrder=*/true},
 };
 
 ArrayRef<HazardRule> asmevo::hazardRules() { return Rules; }
@@ -885,7 +888,8 @@ std::string HazardPair::message(InstInfoCache &C) const {
       .str();
 }
 
-HazardChecker::HazardChecker(InstInfoCache &Cache) : Cache(Cache) {}
+HazardChecker::HazardChecker(InstInfoCache &Cache, bool MemoizePairs)
+    : Cache(Cache), Memoize(MemoizePairs) {}
 
 namespace {
 struct Walker {
@@ -1016,6 +1020,41 @@ int HazardChecker::missingBefore(Operation *Consumer) {
   return Missing;
 }
 
+void HazardChecker::rulesFor(const InstInfo &C, const HazardContext &Ctx,
+                             ConsumerRules &Out) {
+  for (const HazardRule &R : hazardRules())
+    if ((R.Targets & unsigned(Cache.hazardTarget())) && R.IsConsumer(Ctx, C))
+      (R.ReadsOrder ? Out.Order : Out.Pair).push_back(&R);
+}
+
+const HazardChecker::ConsumerRules *
+HazardChecker::memoRules(const InstInfo &C) {
+  auto [It, Inserted] = MemoRules.try_emplace(C.Op);
+  if (Inserted)
+    rulesFor(C, HazardContext{Cache, Cache.hazardTarget()}, It->second);
+  const ConsumerRules &R = It->second;
+  return R.Pair.empty() && R.Order.empty() ? nullptr : &R;
+}
+
+int HazardChecker::pairNeed(const HazardContext &Ctx, const InstInfo &P,
+                            const InstInfo &C,
+                            ArrayRef<const HazardRule *> Rules) {
+  auto compute = [&] {
+    int Need = 0;
+    for (const HazardRule *R : Rules) {
+      UnitList U;
+      Need = std::max(Need, R->Check(Ctx, P, C, U));
+    }
+    return Need;
+  };
+  if (!Memoize)
+    return compute();
+  auto [It, Inserted] = MemoNeed.try_emplace({P.Op, C.Op}, 0);
+  if (Inserted)
+    It->second = compute();
+  return It->second;
+}
+
 int HazardChecker::missingAfter(ArrayRef<Operation *> Prior,
                                 ArrayRef<int> GapBefore, Operation *Consumer) {
   const InstInfo &C = Cache.get(Consumer);
@@ -1024,22 +1063,28 @@ int HazardChecker::missingAfter(ArrayRef<Operation *> Prior,
   HazardContext Ctx{Cache, Cache.hazardTarget()};
   Ctx.Seq = Prior;
   Ctx.SeqGap = GapBefore;
-  SmallVector<const HazardRule *, 8> Applicable;
-  for (const HazardRule &R : hazardRules())
-    if ((R.Targets & unsigned(Cache.hazardTarget())) && R.IsConsumer(Ctx, C))
-      Applicable.push_back(&R);
-  if (Applicable.empty())
+  ConsumerRules Local;
+  const ConsumerRules *Rules = &Local;
+  if (Memoize)
+    Rules = memoRules(C);
+  else
+    rulesFor(C, Ctx, Local);
+  if (!Rules || (Rules->Pair.empty() && Rules->Order.empty()))
     return 0;
-  // The walk of Walker::walk over Prior instead of the IR.
+  // The walk of Walker::walk over Prior instead of the IR. What a pair needs
+  // is the largest of what its rules need: the rules that look only at the
+  // two ops come from the memo, the others are asked here.
   int Missing = 0, Dist = 0;
   for (int K = int(Prior.size()) - 1; K >= 0; --K) {
     const InstInfo &P = Cache.get(Prior[K]);
     if (P.Kind == OpKind::Fallthrough)
       continue;
-    for (const HazardRule *R : Applicable) {
+    int Need = Rules->Pair.empty() ? 0 : pairNeed(Ctx, P, C, Rules->Pair);
+    for (const HazardRule *R : Rules->Order) {
       UnitList U;
-      Missing = std::max(Missing, R->Check(Ctx, P, C, U) - Dist);
+      Need = std::max(Need, R->Check(Ctx, P, C, U));
     }
+    Missing = std::max(Missing, Need - Dist);
     int Gap = size_t(K) < GapBefore.size() ? GapBefore[K] : 0;
     Dist += int(P.WaitStates) + Gap;
     Ctx.DGEMMBetween |= P.isDGEMM();
@@ -1048,6 +1093,52 @@ int HazardChecker::missingAfter(ArrayRef<Operation *> Prior,
     if (Dist >= MaxHazardWaitStates)
       break;
   }
+  return Missing;
+}
+
+HazardOrder::HazardOrder(HazardChecker &HC) : HC(HC) {
+  assert(HC.Memoize && "HazardOrder asks a memoizing checker");
+}
+
+void HazardOrder::push(Operation *Op, int GapBefore) {
+  Ops.push_back(Op);
+  Gaps.push_back(GapBefore);
+  Infos.push_back(&HC.Cache.get(Op));
+}
+
+int HazardOrder::missing(Operation *Consumer) {
+  const InstInfo &C = HC.Cache.get(Consumer);
+  if (C.Kind == OpKind::Fallthrough || C.Kind == OpKind::Raw)
+    return 0;
+  const HazardChecker::ConsumerRules *Rules = HC.memoRules(C);
+  if (!Rules)
+    return 0;
+  if (!Rules->Order.empty())
+    return HC.missingAfter(Ops, Gaps, Consumer);
+  // missingAfter's walk over the ops appended since the last answer; past
+  // them, every earlier op is as many wait states further away as the walk
+  // counted (what they missed, Answer::Missing, is that much less), or out
+  // of reach when the walk stopped for distance. Missing is at least 0, and
+  // no rule needs more than MaxHazardWaitStates, so the cut is the same.
+  HazardContext Ctx{HC.Cache, HC.Cache.hazardTarget()};
+  Answer &A = Answers[Consumer];
+  int Missing = 0, Dist = 0;
+  bool Reached = true;
+  for (int K = int(Ops.size()) - 1; K >= int(A.Len); --K) {
+    const InstInfo &P = *Infos[K];
+    if (P.Kind == OpKind::Fallthrough)
+      continue;
+    Missing = std::max(Missing, HC.pairNeed(Ctx, P, C, Rules->Pair) - Dist);
+    Dist += int(P.WaitStates) + Gaps[K];
+    if (Dist >= MaxHazardWaitStates) {
+      Reached = false;
+      break;
+    }
+  }
+  if (Reached)
+    Missing = std::max(Missing, A.Missing - Dist);
+  A.Missing = Missing;
+  A.Len = Ops.size();
   return Missing;
 }
 

@@ -11,6 +11,8 @@
 #include "llvm/MC/MCSchedule.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 
+#include <optional>
+
 namespace asmevo {
 #define GEN_PASS_DEF_SCHEDULE
 #include "asmevo/Passes/Passes.h.inc"
@@ -120,11 +122,10 @@ private:
 /// Candidates listSchedule asks the hazard table about per step.
 static constexpr unsigned MaxHazardQueries = 8;
 
-SmallVector<Operation *> sched::listSchedule(ArrayRef<Operation *> Ops,
-                                             const DependenceGraph &G,
-                                             InstInfoCache &C, bool IgnoreWAR,
-                                             const PipeState *Entry,
-                                             ListOptions LO, bool *Delayed) {
+SmallVector<Operation *>
+sched::listSchedule(ArrayRef<Operation *> Ops, const DependenceGraph &G,
+                    InstInfoCache &C, bool IgnoreWAR, const PipeState *Entry,
+                    ListOptions LO, bool *Delayed, HazardChecker *SharedHC) {
   const auto &Gr = G.graph();
   unsigned N = Ops.size();
   auto Counts = [&](DependenceGraph::Edge E) {
@@ -153,25 +154,36 @@ SmallVector<Operation *> sched::listSchedule(ArrayRef<Operation *> Ops,
   auto earliest = [&](unsigned V) {
     return IsMfma[V] ? std::max(Earliest[V], MfmaFree) : Earliest[V];
   };
-  std::vector<bool> Done(N, false);
   SmallVector<Operation *> Order;
   // Wait states before each op of Order: the s_nops amdgcn-hazard will put
   // there and the s_waitcnt the op will get (VirtualWaits). An op that
   // needs s_nops takes that many more slots, so an independent op that
   // fills the distance is preferred (LLVM's hazard recognizer does the same
   // in its scheduler).
-  SmallVector<int> Gap;
-  HazardChecker HC(C);
+  // Every step asks about the same candidates again, after one more op:
+  // HazardOrder walks only what was appended since (memoized pairs; nothing
+  // changes the ops while it runs).
+  std::optional<HazardChecker> OwnHC;
+  HazardChecker &HC = SharedHC ? *SharedHC : OwnHC.emplace(C, true);
+  HazardOrder HO(HC);
   VirtualWaits VW(G, C, LO.CountWaits);
   auto delay = [&](unsigned V) {
-    return std::max(0, HC.missingAfter(Order, Gap, G.op(V)) - VW.before(V));
+    return std::max(0, HO.missing(G.op(V)) - VW.before(V));
   };
   // Candidates by priority (ties: program order).
-  std::vector<unsigned> ByPrio(N);
+  std::vector<unsigned> ByPrio(N), Rank(N);
   for (unsigned V = 0; V < N; ++V)
     ByPrio[V] = V;
   llvm::stable_sort(ByPrio,
                     [&](unsigned A, unsigned B) { return Prio[A] > Prio[B]; });
+  // The ops whose sources are placed and that are not yet, as ranks in
+  // ByPrio, ascending: the steps walk these, not every op of the block.
+  SmallVector<unsigned> Ready;
+  for (unsigned R = 0; R < N; ++R) {
+    Rank[ByPrio[R]] = R;
+    if (!Missing[ByPrio[R]])
+      Ready.push_back(R);
+  }
   unsigned T = 0;
   for (unsigned Step = 0; Step < N; ++Step) {
     // The ready op of highest priority that needs no wait states; else the
@@ -181,17 +193,15 @@ SmallVector<Operation *> sched::listSchedule(ArrayRef<Operation *> Ops,
     // No op needs more wait states than the table's maximum: ops that
     // cannot start before then need not be asked about hazards.
     unsigned MinLower = ~0u;
-    for (unsigned V = 0; V < N; ++V)
-      if (!Done[V] && !Missing[V])
-        MinLower = std::min(MinLower, std::max(T, earliest(V)));
+    for (unsigned R : Ready)
+      MinLower = std::min(MinLower, std::max(T, earliest(ByPrio[R])));
     unsigned BestStart = MinLower + MaxHazardWaitStates + 1;
     // Asking the hazard table is the costly part: at most this many
     // candidates a step, by priority (Tensile's loop bodies have thousands
     // of ops, MFMAs that all need wait states after each other).
     unsigned Asked = 0;
-    for (unsigned V : ByPrio) {
-      if (Done[V] || Missing[V])
-        continue;
+    for (unsigned R : Ready) {
+      unsigned V = ByPrio[R];
       unsigned Lower = std::max(T, earliest(V));
       if (Lower >= BestStart)
         continue;
@@ -217,8 +227,9 @@ SmallVector<Operation *> sched::listSchedule(ArrayRef<Operation *> Ops,
       int Free = -1;
       unsigned FreeStart = ~0u;
       Asked = 0;
-      for (unsigned V : ByPrio) {
-        if (Done[V] || Missing[V] || int(V) == Best)
+      for (unsigned R : Ready) {
+        unsigned V = ByPrio[R];
+        if (int(V) == Best)
           continue;
         unsigned Begin = std::max(T, earliest(V));
         if (Begin >= FreeStart)
@@ -238,20 +249,21 @@ SmallVector<Operation *> sched::listSchedule(ArrayRef<Operation *> Ops,
     }
     if (Delayed && BestDelay > 0)
       *Delayed = true;
-    Done[Best] = true;
+    Ready.erase(llvm::lower_bound(Ready, Rank[Best]));
     Start[Best] = BestStart;
     T = Start[Best] + 1;
     if (IsMfma[Best])
       MfmaFree = Start[Best] + std::max(latencyOf(C, C.get(G.op(Best))),
                                         C.get(G.op(Best)).Passes);
-    Gap.push_back(BestDelay + VW.before(unsigned(Best)));
+    HO.push(G.op(unsigned(Best)), BestDelay + VW.before(unsigned(Best)));
     VW.place(unsigned(Best));
     Order.push_back(G.op(unsigned(Best)));
     for (auto [It, End] = boost::out_edges(Best, Gr); It != End; ++It) {
       if (!Counts(*It))
         continue;
       unsigned W = boost::target(*It, Gr);
-      --Missing[W];
+      if (!--Missing[W])
+        Ready.insert(llvm::lower_bound(Ready, Rank[W]), Rank[W]);
       Earliest[W] =
           std::max(Earliest[W], Start[Best] + edgeLatency(G, *It, C));
     }
@@ -261,7 +273,8 @@ SmallVector<Operation *> sched::listSchedule(ArrayRef<Operation *> Ops,
 
 unsigned sched::estimateCycles(ArrayRef<Operation *> Order,
                                const DependenceGraph &G, InstInfoCache &C,
-                               const PipeState *Entry, unsigned *NopSlots) {
+                               const PipeState *Entry, unsigned *NopSlots,
+                               HazardChecker *SharedHC) {
   const auto &Gr = G.graph();
   std::vector<unsigned> Start(G.size(), 0);
   std::vector<bool> Placed(G.size(), false);
@@ -272,7 +285,8 @@ unsigned sched::estimateCycles(ArrayRef<Operation *> Order,
   // model would hide them under a latency (waiting for a load, say), so
   // an order that needs more s_nops is never rated faster for them
   // (except under a busy matrix unit, below).
-  HazardChecker HC(C);
+  std::optional<HazardChecker> OwnHC;
+  HazardChecker &HC = SharedHC ? *SharedHC : OwnHC.emplace(C, true);
   VirtualWaits VW(G, C, /*Enabled=*/true);
   SmallVector<Operation *> Prior;
   SmallVector<int> Gap;
@@ -501,6 +515,10 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
     L.setPcrelReferences(*Refs);
     InstInfoCache &C = L.cache();
     std::vector<Candidate> Cands;
+    // The proposals and estimates of every block ask about the same pairs;
+    // the function does not change until the candidates are chosen.
+    std::optional<HazardChecker> HC;
+    HC.emplace(C, /*MemoizePairs=*/true);
     Block *Entry = &Fn->getRegion(0).front();
     for (Block &B : Fn->getRegion(0)) {
       if ((&B != Entry && B.hasNoPredecessors()) || L.isFrozen(&B))
@@ -539,8 +557,8 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
       bool Delayed = false;
       auto propose = [&](sched::ListOptions LO, bool *D) {
         SmallVector<Operation *> O = sched::listSchedule(
-            Cd.Ops, *Cd.G, C, unsafeIgnoreWAR, &Entry, LO, D);
-        unsigned E = sched::estimateCycles(O, *Cd.G, C, &Entry);
+            Cd.Ops, *Cd.G, C, unsafeIgnoreWAR, &Entry, LO, D, &*HC);
+        unsigned E = sched::estimateCycles(O, *Cd.G, C, &Entry, nullptr, &*HC);
         for (auto &[PE, PO] : Props)
           if (PO == O)
             return;
@@ -557,7 +575,7 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
       Cd.Order = std::move(Props.front().second);
       if (llvm::equal(Cd.Order, Cd.Ops))
         continue;
-      Cd.Old = sched::estimateCycles(Cd.Ops, *Cd.G, C, &Entry);
+      Cd.Old = sched::estimateCycles(Cd.Ops, *Cd.G, C, &Entry, nullptr, &*HC);
       if (!unsafeIgnoreWAR && Cd.New >= Cd.Old)
         continue;
       for (auto &[E, O] : llvm::drop_begin(Props))
@@ -565,6 +583,7 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
           Cd.Alternatives.push_back(std::move(O));
       Cands.push_back(std::move(Cd));
     }
+    HC.reset(); // the transactions below change the ops
     if (Cands.empty())
       return;
     // The whole-block model (waits, s_nops, barriers, the matrix unit and

@@ -4,6 +4,7 @@
 #define ASMEVO_LIB_PASSES_SCHEDULE_H
 
 #include "asmevo/Analysis/DependenceGraph.h"
+#include "asmevo/Analysis/Hazards.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -33,12 +34,13 @@ struct ListOptions {
 /// free, and no hazard of the order so far asking for wait states (an op
 /// that would need s_nops yields to an independent one that fills them;
 /// see ListOptions). Delayed, when given, is set when some op of the order
-/// needs s_nops.
+/// needs s_nops. HC, when given, answers the hazard questions (a memoizing
+/// checker shared by the proposals and estimates of a block).
 llvm::SmallVector<mlir::Operation *>
 listSchedule(llvm::ArrayRef<mlir::Operation *> Ops, const DependenceGraph &G,
              InstInfoCache &C, bool IgnoreWAR = false,
              const PipeState *Entry = nullptr, ListOptions LO = {},
-             bool *Delayed = nullptr);
+             bool *Delayed = nullptr, HazardChecker *HC = nullptr);
 
 /// Predicted cycles of an order (in-order issue, one op per cycle, an op
 /// waits for the latencies of what it depends on in G, for what is in
@@ -46,11 +48,12 @@ listSchedule(llvm::ArrayRef<mlir::Operation *> Ops, const DependenceGraph &G,
 /// s_nops its hazards need in this order, charged in full (never hidden
 /// under a latency) unless the matrix unit is busy past them (then they are
 /// the MFMA pipeline's latency). NopSlots, when given, receives the wait
-/// states charged.
+/// states charged; HC as for listSchedule.
 unsigned estimateCycles(llvm::ArrayRef<mlir::Operation *> Order,
                         const DependenceGraph &G, InstInfoCache &C,
                         const PipeState *Entry = nullptr,
-                        unsigned *NopSlots = nullptr);
+                        unsigned *NopSlots = nullptr,
+                        HazardChecker *HC = nullptr);
 
 /// What is still in flight when a block is entered, in issue slots from its
 /// first op: register results not yet written, the matrix (MFMA) and vector

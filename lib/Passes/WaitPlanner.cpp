@@ -184,7 +184,7 @@ isWaitState(HazardChecker &HC, Operation *Op,
 
 void waits::mergeClose(llvm::DenseMap<Operation *, Counts> &Need,
                        Operation *Fn, InstInfoCache &C, unsigned Within) {
-  HazardChecker HC(C);
+  HazardChecker HC(C, /*MemoizePairs=*/true); // the ops do not change here
   for (Block &B : Fn->getRegion(0)) {
     Operation *Anchor = nullptr; // op whose planned wait absorbs later ones
     unsigned Since = 0;
@@ -231,7 +231,7 @@ void waits::fitBudget(llvm::DenseMap<Operation *, Counts> &Need, Operation *Fn,
                       const OpSet &Pinned, SmallVectorImpl<Block *> &Over) {
   unsigned Max[NumCounters];
   maxCounts(Max);
-  HazardChecker HC(C);
+  HazardChecker HC(C, /*MemoizePairs=*/true); // the ops do not change here
   llvm::DenseMap<Block *, unsigned> Count; // waits after merging
   for (Block &B : Fn->getRegion(0)) {
     // Position and counter increments before each op (prefix sums), calls.

@@ -324,6 +324,78 @@ TEST(Hazard, MissingAfterAHypotheticalOrder) {
   EXPECT_EQ(HC.missingAfter({L1}, {1}, L2), 1);
 }
 
+/// Every op of the table's cases for one target, in one function.
+std::unique_ptr<Function> tableOps(llvm::StringRef CPU) {
+  std::string Body;
+  int64_t Id = 0;
+  for (const HazardCase &C : Cases) {
+    if (CPU != C.CPU)
+      continue;
+    for (const char *T : {C.Producer, C.Between, C.Consumer})
+      if (*T)
+        Body += inst(T, Id += 8);
+  }
+  Body += "amdgcn.s_endpgm\n";
+  return parseFunction(Body, CPU);
+}
+
+TEST(Hazard, GrowingOrderAnswersLikeMissingAfter) {
+  // HazardOrder (a list scheduler's growing order, memoized pairs) answers
+  // every question as a plain checker's missingAfter over the same order:
+  // random orders of the table's ops (every rule has a producer and a
+  // consumer among them), random s_nops, consumers asked after one or
+  // several appended ops.
+  for (const char *CPU : {"gfx942", "gfx90a"}) {
+    auto F = tableOps(CPU);
+    llvm::SmallVector<mlir::Operation *> Ops;
+    for (mlir::Operation &Op : F->Fn->getRegion(0).front())
+      if (!Op.hasTrait<mlir::OpTrait::IsTerminator>())
+        Ops.push_back(&Op);
+    InstInfoCache Cache(*cantFail(amdgcn::getTargetInfoFor(F->Fn)));
+    uint64_t Seed = 0x9e3779b97f4a7c15ull;
+    auto rnd = [&](unsigned N) {
+      Seed ^= Seed << 13, Seed ^= Seed >> 7, Seed ^= Seed << 17;
+      return unsigned(Seed % N);
+    };
+    unsigned Asked = 0, NonZero = 0;
+    for (int Round = 0; Round < 200; ++Round) {
+      HazardChecker Plain(Cache), Memo(Cache, /*MemoizePairs=*/true);
+      HazardOrder Order(Memo);
+      for (int Len = 0; Len < 40; ++Len) {
+        for (int Q = 0; Q < 3; ++Q) {
+          mlir::Operation *C = Ops[rnd(Ops.size())];
+          int Want = Plain.missingAfter(Order.ops(), Order.gaps(), C);
+          ASSERT_EQ(Order.missing(C), Want)
+              << CPU << " round " << Round << " length " << Len;
+          ASSERT_EQ(Memo.missingAfter(Order.ops(), Order.gaps(), C), Want);
+          ++Asked;
+          NonZero += Want > 0;
+        }
+        Order.push(Ops[rnd(Ops.size())], rnd(4) == 0 ? int(rnd(3)) : 0);
+      }
+    }
+    // The orders do ask about hazards.
+    EXPECT_GT(NonZero, Asked / 20) << CPU;
+  }
+}
+
+TEST(Hazard, GrowingOrderAsksOrderRulesEveryTime) {
+  // A soft clause is the sequence's last ops: what was true after one op
+  // is not after the next (the memoized pairs leave such rules out).
+  auto F = parseFunction(R"(
+    amdgcn.inst [0x0] global_load_dword "v6, v[10:11], off"
+    amdgcn.inst [0x8] v_add_u32_e32 "v3, v4, v5"
+    amdgcn.inst [0x10] global_load_dword "v10, v[12:13], off"
+    amdgcn.s_endpgm)");
+  InstInfoCache Cache(*cantFail(amdgcn::getTargetInfoFor(F->Fn)));
+  HazardChecker HC(Cache, /*MemoizePairs=*/true);
+  HazardOrder Order(HC);
+  Order.push(F->byId(0x0), 0);
+  EXPECT_EQ(Order.missing(F->byId(0x10)), 1);
+  Order.push(F->byId(0x8), 0);
+  EXPECT_EQ(Order.missing(F->byId(0x10)), 0);
+}
+
 } // namespace
 
 namespace {

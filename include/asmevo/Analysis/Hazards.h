@@ -33,7 +33,9 @@
 
 #include "asmevo/Analysis/InstInfo.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace asmevo {
 
@@ -47,7 +49,8 @@ struct HazardContext {
   bool OnlyVMEMBetween = true; ///< every op between is VMEM/FLAT
   /// A hypothetical order (HazardChecker::missingAfter): the ops before the
   /// consumer, oldest first, instead of the IR's; SeqGap[i] wait states
-  /// (s_nops) come right before Seq[i].
+  /// (s_nops) come right before Seq[i]. A rule whose Check reads Seq,
+  /// SeqGap or the *Between flags sets HazardRule::ReadsOrder.
   llvm::ArrayRef<mlir::Operation *> Seq;
   llvm::ArrayRef<int> SeqGap;
 };
@@ -62,6 +65,10 @@ struct HazardRule {
   int (*Check)(const HazardContext &, const InstInfo &P, const InstInfo &C,
                UnitList &Units);
   const char *Source; ///< where the numbers come from
+  /// Check reads what lies between producer and consumer (HazardContext's
+  /// Seq, SeqGap, *Between), not only the two ops: a memoizing checker
+  /// asks it every time.
+  bool ReadsOrder = false;
 };
 
 /// The table. Ordered by the ISA table's rows, MFMA rules last.
@@ -86,7 +93,12 @@ struct HazardPair {
 
 class HazardChecker {
 public:
-  explicit HazardChecker(InstInfoCache &Cache);
+  /// With MemoizePairs, missingAfter remembers the rules that apply to each
+  /// consumer and what each (producer, consumer) pair needs under the rules
+  /// that do not read the order (HazardRule::ReadsOrder): a scheduler asks
+  /// about the same pairs in every order it tries. The ops it is asked
+  /// about must then not change (in place or erased) while it lives.
+  explicit HazardChecker(InstInfoCache &Cache, bool MemoizePairs = false);
 
   /// Every (producer, rule) pair for Consumer within the lookback, with the
   /// required and present wait states (satisfied ones too when All).
@@ -108,7 +120,51 @@ public:
   InstInfoCache &cache() { return Cache; }
 
 private:
+  friend class HazardOrder;
+  /// The rules for a consumer, split by whether they read the order.
+  struct ConsumerRules {
+    llvm::SmallVector<const HazardRule *, 8> Pair, Order;
+  };
+  void rulesFor(const InstInfo &C, const HazardContext &Ctx,
+                ConsumerRules &Out);
+  /// The consumer's rules (memoized), or null when none applies.
+  const ConsumerRules *memoRules(const InstInfo &C);
+  int pairNeed(const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
+               llvm::ArrayRef<const HazardRule *> Rules);
+
   InstInfoCache &Cache;
+  bool Memoize;
+  llvm::DenseMap<mlir::Operation *, ConsumerRules> MemoRules;
+  llvm::DenseMap<std::pair<mlir::Operation *, mlir::Operation *>, int> MemoNeed;
+};
+
+/// HazardChecker::missingAfter over one order that only grows (a list
+/// scheduler's): asked about the same consumer again, it walks only the ops
+/// appended since, not the whole window: what the earlier ops need is what
+/// they needed then, less the wait states appended after them (consumers
+/// with rules that read the order are asked the checker's way).
+class HazardOrder {
+public:
+  /// HC must memoize pairs (its ops must not change while this lives).
+  explicit HazardOrder(HazardChecker &HC);
+  /// Appends Op, GapBefore wait states (s_nops) before it.
+  void push(mlir::Operation *Op, int GapBefore);
+  /// HC.missingAfter(ops(), gaps(), Consumer).
+  int missing(mlir::Operation *Consumer);
+  llvm::ArrayRef<mlir::Operation *> ops() const { return Ops; }
+  llvm::ArrayRef<int> gaps() const { return Gaps; }
+
+private:
+  HazardChecker &HC;
+  llvm::SmallVector<mlir::Operation *> Ops;
+  llvm::SmallVector<int> Gaps;
+  llvm::SmallVector<const InstInfo *> Infos;
+  /// Per consumer: what it missed after the first Len ops.
+  struct Answer {
+    int Missing = 0;
+    unsigned Len = 0;
+  };
+  llvm::DenseMap<mlir::Operation *, Answer> Answers;
 };
 
 } // namespace asmevo
