@@ -182,7 +182,7 @@ struct DeadCodePass : public asmevo::impl::DeadCodeBase<DeadCodePass> {
       // Candidates refused or set aside: kept for the rest of the pass, not
       // retried each round (each retry is a whole-function check).
       llvm::DenseSet<Operation *> Keep;
-      // Code next to an internal call and in subroutines stays as it is
+      // Internal calls and their subroutines stay as they are
       // (InternalCallModel; legality would refuse the round).
       if (Fn->hasAttr("internal_calls")) {
         const InternalCallModel &M = C.internalCalls(Fn);

@@ -20,9 +20,10 @@ bool rewrite::isEditable(Operation *Fn, std::string *Why) {
     return Fail("not_relocatable: recovery could not model all of its code");
   if (Fn->getRegion(0).empty())
     return Fail("no body");
-  // Calls into its own code: editable between the calls when the model's
-  // assumptions hold (Legality keeps the subroutines and the code around
-  // the calls as they are).
+  // Calls into its own code: editable around the calls when the model's
+  // assumptions hold (Legality keeps the calls and the subroutines as they
+  // are). (This model is built on a cache of its own: the passes' caches
+  // are made per function later and build theirs once.)
   if (Fn->hasAttr("internal_calls")) {
     auto TIOrErr = amdgcn::getTargetInfoFor(Fn);
     if (!TIOrErr)

@@ -4,7 +4,7 @@
 // subroutines in its own code with s_swappc_b64; they return with
 // s_setpc_b64. The analyses see the call as an op in the middle of a block
 // and the subroutines as blocks without predecessors. This model decides
-// when edits between the calls are safe, treating each call site and every
+// when edits around the calls are safe, treating each call site and every
 // subroutine as fixed code:
 //
 //  * the subroutines (the blocks the entry does not reach) are plain ALU
@@ -86,8 +86,8 @@ public:
     return It == Callers.end() ? llvm::ArrayRef<mlir::Operation *>()
                                : llvm::ArrayRef<mlir::Operation *>(It->second);
   }
-  /// Whether an edit of Op, or an op put right before it, would change code
-  /// that stays as it is: Op is in a fixed block or is a call.
+  /// Whether Op stays as it is: Op is in a fixed block or is a call (the
+  /// passes leave it alone; amdgcn-hazard does not pad before a call).
   bool isFixedOp(mlir::Operation *Op) const {
     return FixedOps.contains(Op) ||
            (Op->getBlock() && Fixed.contains(Op->getBlock()));
