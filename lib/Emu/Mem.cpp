@@ -239,8 +239,28 @@ bool ldsPendingCheck(Wave &W, const Inst &I, uint32_t Off, unsigned Len,
   return true;
 }
 
+// How an LDS access is made, for its alignment rule.
+enum class LdsVia : uint8_t { Ds, DsPair, Flat, Dma };
+
+// The alignment an LDS access needs (docs/emulator.md, "LDS alignment").
+// ROCm's KFD runs every gfx9 queue with SH_MEM_CONFIG.ALIGNMENT_MODE =
+// UNALIGNED, and gfx9 has unaligned DS access (LLVM: FeatureUnalignedDSAccess,
+// +unaligned-access-mode on amdhsa, which then emits ds_read/ds_write_b16 to
+// b128 at any byte address), so a plain DS read or write needs none. No
+// source says what the mode does to ds_read2/ds_write2 elements, atomics
+// (LLVM will not emit a misaligned one), FLAT or LDS-DMA accesses: those
+// keep the aligned rule and are refused when they break it.
+unsigned ldsAlignment(const Wave &W, unsigned Len, bool IsAtomic, LdsVia Via) {
+  if (IsAtomic)
+    return Len;
+  if (Via == LdsVia::Ds && !W.C->Sh->Opts->StrictLdsAlignment)
+    return 1;
+  return Len >= 4 ? 4 : Len;
+}
+
 uint8_t *ldsPtr(Wave &W, const Inst &I, uint64_t Off, unsigned Len, bool Write,
-                bool IsAtomic, unsigned Lane, const uint8_t *Same = nullptr) {
+                bool IsAtomic, unsigned Lane, const uint8_t *Same = nullptr,
+                LdsVia Via = LdsVia::Ds) {
   Workgroup &WG = *W.WG;
   if (Off + Len > WG.Lds.size()) {
     W.fail(ErrorKind::Fault, I,
@@ -250,14 +270,23 @@ uint8_t *ldsPtr(Wave &W, const Inst &I, uint64_t Off, unsigned Len, bool Write,
                .str());
     return nullptr;
   }
-  // gfx9 LDS: b32 and wider need dword alignment, b16 halfword alignment.
-  unsigned Need = Len >= 4 ? 4 : Len;
-  if (IsAtomic)
-    Need = Len;
-  if (Off % Need) {
-    W.fail(ErrorKind::Fault, I,
-           formatv("misaligned LDS access of {0} bytes at offset {1:x} "
-                   "(lane {2})",
+  if (unsigned Need = ldsAlignment(W, Len, IsAtomic, Via); Off % Need) {
+    if (W.C->Sh->Opts->StrictLdsAlignment) {
+      W.fail(ErrorKind::Fault, I,
+             formatv("misaligned LDS access of {0} bytes at offset {1:x} "
+                     "(lane {2}; strict LDS alignment)",
+                     Len, Off, Lane)
+                 .str());
+      return nullptr;
+    }
+    static const char *const ViaName[] = {"DS", "ds_read2/ds_write2", "FLAT",
+                                          "LDS-DMA"};
+    W.fail(ErrorKind::Unsupported, I,
+           formatv("misaligned LDS {0} of {1} bytes at offset {2:x} (lane "
+                   "{3}): under ROCm's unaligned mode only plain DS reads "
+                   "and writes are modelled at any address",
+                   IsAtomic ? std::string("atomic")
+                            : std::string(ViaName[unsigned(Via)]) + " access",
                    Len, Off, Lane)
                .str());
     return nullptr;
@@ -337,7 +366,8 @@ uint8_t *flatPtr(Wave &W, const Inst &I, uint64_t Addr, unsigned Len,
   uint32_t Hi = Addr >> 32;
   if (Hi == uint32_t(Emulator::SharedApertureBase >> 32)) {
     Space = 1;
-    return ldsPtr(W, I, uint32_t(Addr), Len, Write, IsAtomic, Lane);
+    return ldsPtr(W, I, uint32_t(Addr), Len, Write, IsAtomic, Lane, nullptr,
+                  LdsVia::Flat);
   }
   if (Hi == uint32_t(Emulator::PrivateApertureBase >> 32)) {
     Space = 2;
@@ -400,7 +430,7 @@ void doLane(Wave &W, const Inst &I, uint8_t *Ptr, int Space, unsigned Lane,
 // the op's vmcnt is waited for.
 bool ldsDma(Wave &W, const Inst &I, unsigned L, uint32_t V) {
   uint64_t LdsOff = uint64_t(W.S[SM0]) + uint32_t(I.Off) + 4 * L;
-  uint8_t *P = ldsPtr(W, I, LdsOff, 4, true, false, L);
+  uint8_t *P = ldsPtr(W, I, LdsOff, 4, true, false, L, nullptr, LdsVia::Dma);
   if (!P)
     return false;
   std::memcpy(P, &V, 4);
@@ -952,7 +982,9 @@ void hDs(Wave &W, const Inst &I) {
       forEachLane(Exec, [&](unsigned L) {
         uint64_t Off = !Two ? uint64_t(VA[L]) + uint32_t(I.Off)
                             : uint64_t(VA[L]) + (P ? I.C1 : I.C0) * Scale;
-        Faults |= Off + N > W.WG->Lds.size() || Off % (N >= 4 ? 4 : N);
+        Faults |=
+            Off + N > W.WG->Lds.size() ||
+            Off % ldsAlignment(W, N, false, Two ? LdsVia::DsPair : LdsVia::Ds);
         S[NS++] = {Off, uint8_t(L), uint8_t(N), uint8_t(P)};
       });
     if (!Faults && !storeSpansAgree(W, I, S, NS, true,
@@ -972,10 +1004,12 @@ void hDs(Wave &W, const Inst &I) {
       unsigned Scale = N * (Two == 2 ? 64 : 1);
       uint64_t O0 = uint64_t(VA[L]) + I.C0 * Scale;
       uint64_t O1 = uint64_t(VA[L]) + I.C1 * Scale;
-      uint8_t *P0 = ldsPtr(W, I, O0, N, Kind == Store, false, L);
+      uint8_t *P0 =
+          ldsPtr(W, I, O0, N, Kind == Store, false, L, nullptr, LdsVia::DsPair);
       if (!P0)
         return;
-      uint8_t *P1 = ldsPtr(W, I, O1, N, Kind == Store, false, L);
+      uint8_t *P1 =
+          ldsPtr(W, I, O1, N, Kind == Store, false, L, nullptr, LdsVia::DsPair);
       if (!P1)
         return;
       if (Kind == Load) {

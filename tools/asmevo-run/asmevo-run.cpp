@@ -74,6 +74,10 @@ static cl::opt<bool> NoGlobalRaces(
     "no-global-races",
     cl::desc("skip the dispatch-wide global-memory race checks (inter-"
              "workgroup, write-after-read, scalar cache)"));
+static cl::opt<bool> StrictLdsAlign(
+    "strict-lds-alignment",
+    cl::desc("fault on LDS accesses that are not naturally (b32 and wider: "
+             "dword) aligned, instead of ROCm's unaligned mode"));
 static cl::opt<bool> Coverage("coverage",
                               cl::desc("print static opcode coverage of the "
                                        "given code objects"));
@@ -400,6 +404,9 @@ int main(int argc, char **argv) {
             [](uint64_t, ArrayRef<uint8_t> Before) { return Before; }))
       return usageError(toString(std::move(E)));
 
+  if (ExecutorName == "hip" && StrictLdsAlign)
+    return usageError("--strict-lds-alignment is an emulator setting; the "
+                      "GPU runs in its driver's alignment mode");
   if (ExecutorName == "hip")
     return runOnHip(**CO, *K, Spec);
   if (ExecutorName != "emu")
@@ -435,6 +442,7 @@ int main(int argc, char **argv) {
   RO.InterleaveAtomics = InterleaveAtomics;
   RO.CoResident = CoResident;
   RO.GlobalRaceCheck = !NoGlobalRaces;
+  RO.StrictLdsAlignment = StrictLdsAlign;
   // Sparse pages are mapped when touched, during the run: one host thread.
   struct PagerObserver : Memory::Observer {
     verify::SparsePager &P;

@@ -712,10 +712,13 @@ TEST(EmuMemory, Faults) {
   R = T.run({"global_store_dword v0, v0, s[2:3]"});
   EXPECT_EQ(R.Run.Kind, ErrorKind::Fault);
   EXPECT_NE(R.Run.Message.find("read-only"), std::string::npos) << R.Run.Message;
+  // Misaligned LDS: a fault in the strict mode only (LdsAlignTest.cpp).
+  T.Opts.StrictLdsAlignment = true;
   R = T.run({"v_mov_b32_e32 v1, 2", "ds_write_b32 v1, v0"});
   EXPECT_EQ(R.Run.Kind, ErrorKind::Fault);
   EXPECT_NE(R.Run.Message.find("misaligned LDS"), std::string::npos)
       << R.Run.Message;
+  T.Opts.StrictLdsAlignment = false;
   R = T.run({"v_mov_b32_e32 v1, 0x10000", "ds_write_b32 v1, v0"});
   EXPECT_EQ(R.Run.Kind, ErrorKind::Fault);
 }

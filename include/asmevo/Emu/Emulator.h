@@ -160,6 +160,14 @@ struct RunOptions {
   /// store unordered with another workgroup's access or with another wave's
   /// read in the same barrier interval, and scalar-cache incoherence.
   bool GlobalRaceCheck = true;
+  /// LDS alignment (docs/emulator.md, "LDS alignment"). Off (default): the
+  /// mode ROCm runs every gfx9 queue in (KFD: SH_MEM_CONFIG.ALIGNMENT_MODE
+  /// UNALIGNED), where plain DS reads and writes of any width take any byte
+  /// address; misaligned ds_read2/ds_write2, atomics, FLAT and LDS-DMA
+  /// accesses are refused (not modelled). On: b16 halfword, b32 and wider
+  /// dword, atomics natural alignment, else a fault (for a driver that
+  /// leaves the mode at an aligned setting).
+  bool StrictLdsAlignment = false;
   /// Interleaved scheduling (docs/emulator.md): the waves of CoResident
   /// consecutive workgroups run on one host thread and take turns every
   /// InterleaveEvery instructions (0: only at the events below) and, with
