@@ -22,24 +22,23 @@
 // chosen by ABID (sets of 2 * kpl bits; set 0 when CBSZ != 0), in the same
 // lane as the A element (hipSPARSELt's compressor writes them so). The
 // accumulator is the destination. Only the two selected positions of a group
-// are multiplied: the compressed-out ones are "not stored" (AMD's
+// are multiplied (a compressed-out position meeting an Inf/NaN B value adds
+// nothing, not NaN): the compressed-out values are "not stored" (AMD's
 // calculator) and the instruction does K/2 multiplies an output in the
-// cycles of a dense MFMA of half the K. That the hardware never multiplies
-// them is inferred, not stated, so where it matters (a compressed-out
-// position meets an Inf/NaN B value, which would make a dense product of the
-// zero-filled A NaN) the instruction is refused.
+// cycles of a dense MFMA of half the K. Inferred, not stated by a source;
+// refusing where it matters made the oracle's D16-kept reruns of
+// hipSPARSELt's f16/bf16 kernels fail (garbage B halves).
 // Index pairs that are not strictly increasing: no source in reach (AMD's
-// calculator and ISA summaries, LLVM, hipSPARSELt, whose compress_kernel
-// never writes one) says what the hardware computes. The pair is accepted
-// only when its two A values are both zero and the four B values of the
-// group are finite in every column: each multiplier input the group can
-// feed is then one of the two zeros, a combination of them (sum, select,
-// bitwise OR/AND: still a zero) or a compressed-out zero, so every
-// interpretation (summed, first or second wins, positions taken in either
-// order, dense or selected-only products) adds only zeros. The A values
-// after it in the lane's run must be zero too, and their B values finite:
-// a decoder that consumed one value too few would shift them. Otherwise
-// it is refused.
+// calculator, a CDNA4 opcode table, MLIR amdgpu.sparse_mfma, hipSPARSELt,
+// whose compress_kernel never writes one) says what the hardware computes.
+// The pair is accepted only when its two A values, and the later ones of
+// the lane's run, are zero and every B value they could meet is finite:
+// each multiplier input they can feed is then one of those zeros, a
+// combination of them (sum, select, bitwise OR/AND: still a zero) or a
+// compressed-out zero, so every interpretation (summed, first or second
+// wins, positions taken in either order, dense or selected-only products,
+// a decoder that consumes one value too few and shifts the later ones)
+// adds only zeros. Otherwise it is refused.
 //
 // Integer MFMA is exact (wrapping i32 accumulation). Float MFMA is declared
 // approximate: the order and precision of the hardware's internal
@@ -394,20 +393,9 @@ void hMfma(Wave &W, const Inst &I) {
         // Selected positions only (see the file comment).
         const uint8_t *SRow = &Sel[(size_t(ABlock[Blk]) * M + Row) * K];
         double S = 0;
-        bool Masked = false; // a compressed-out position meets Inf/NaN
-        for (unsigned Kk = 0; Kk < K; ++Kk) {
+        for (unsigned Kk = 0; Kk < K; ++Kk)
           if (SRow[Kk])
             S += ARow[Kk] * BCol[Kk * N];
-          else
-            Masked |= NonFiniteB && !std::isfinite(BCol[Kk * N]);
-        }
-        if (Masked && !std::isnan(S))
-          return W.fail(ErrorKind::Unsupported, I,
-                        "SMFMAC: a compressed-out A position meets an "
-                        "Inf/NaN B value (lane " +
-                            std::to_string(L) +
-                            "); whether the hardware multiplies it is not "
-                            "documented");
         Out[R * 64 + L] = asU(float(S + double(asF(C))));
       } else {
         double S = 0;
