@@ -293,14 +293,12 @@ void Legality::rebuildBaseline() {
   BaseSyncPending.clear();
   BaseHazards.clear();
   SmallVector<Block *> Blocks;
-  SmallVector<Operation *> Ops;
   MayIndex = false;
   for (Block &B : Fn->getRegion(0)) {
     Blocks.push_back(&B);
     auto &L = BaseOrder[&B];
     for (Operation &Op : B) {
       L.push_back(&Op);
-      Ops.push_back(&Op);
       if (switchesIndexing(Cache->get(&Op)))
         MayIndex = true;
       if (auto I = dyn_cast<amdgcn::InstOp>(&Op))
@@ -310,6 +308,17 @@ void Legality::rebuildBaseline() {
   }
   BaseWaits = std::make_unique<WaitcntAnalysis>(Fn, *Cache);
   recordWaits(*BaseWaits, Blocks);
+  HazardsRecorded = false;
+}
+
+void Legality::recordAllHazards() {
+  if (HazardsRecorded)
+    return;
+  HazardsRecorded = true;
+  SmallVector<Operation *> Ops;
+  for (Block &B : Fn->getRegion(0))
+    for (Operation &Op : B)
+      Ops.push_back(&Op);
   recordHazards(Ops);
 }
 
@@ -415,6 +424,7 @@ static bool touchesRegisterOf(InstInfoCache &Cache, Operation *Op,
 }
 
 void Legality::baselineProblems(SmallVectorImpl<std::string> &Out) {
+  recordAllHazards();
   for (auto &KV : BaseHazards)
     for (const HazardPair &P : KV.second)
       Out.push_back(P.message(*Cache));
@@ -445,7 +455,10 @@ void Legality::baselineProblems(SmallVectorImpl<std::string> &Out) {
 // Transaction
 //===----------------------------------------------------------------------===//
 
-Legality::Transaction::Transaction(Legality &L) : L(L) {}
+Legality::Transaction::Transaction(Legality &L) : L(L) {
+  // The baseline's hazard pairs are of the code before any edit.
+  L.recordAllHazards();
+}
 
 Legality::Transaction::~Transaction() {
   if (!Done)

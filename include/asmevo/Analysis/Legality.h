@@ -325,6 +325,12 @@ private:
       BaseSyncPending;
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<HazardPair, 1>>
       BaseHazards;
+  /// BaseHazards holds every op's pairs. They are recorded when the first
+  /// transaction opens (before any edit), not with the rest of the
+  /// baseline: a pass that gives up on a function before editing it (its
+  /// wait budget, say) never needs them.
+  bool HazardsRecorded = false;
+  void recordAllHazards();
   /// Liveness summaries of the blocks no transaction has touched since
   /// they were made (a transaction's blocks are dropped when it commits or
   /// rolls back).
