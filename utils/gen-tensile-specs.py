@@ -70,11 +70,15 @@ transposed one packed; a metadata byte per 8 k of a row, [K/8, rows,
 batch]) holding random valid 2:4 index pairs (hipSPARSELt's
 compress_kernel's encoding); per variant an epilogue: tile none, edge a
 bias along M and relu, beta0 a bias and scaleAlphaVec along N and
-leakyrelu 0.5 (biasType f32, the compute type); MultipleBuffer
-solutions (_GSUAMB_) also gsu: GSU 3 into a workspace (int32 parts for
-int8 data) that the host check sums. The host check
-(bench/kernels/hostcheck.py check_sparse_gemm) decompresses the operand.
-Edges only in the dense operand's free size, no K tail (lite_edge).
+leakyrelu 0.5 (biasType f32, the compute type); spedge: edges in both
+free sizes and a K tail where the solution allows them (past K and past
+the sparse operand's rows the kernels read metadata 0 and run SMFMAC with
+the pair (0,0) on zero A values, which lib/Emu accepts), a bias along M, no
+activation; MultipleBuffer solutions (_GSUAMB_) also gsu: GSU 3 into a
+workspace (int32 parts for int8 data) that the host check sums. The host
+check (bench/kernels/hostcheck.py check_sparse_gemm) decompresses the
+operand. The edge launch keeps edges in the dense operand's free size
+only, K one DepthU (lite_edge).
 
 Not generated (counted on stderr): kernels whose arguments are not all
 understood, PostGSU kernels the host never launches (VW2 with a
@@ -896,6 +900,8 @@ LITE_EPILOGUE = {
     'tile': {'bias': None, 'sav': None, 'act': ('none', 0.0, 0.0)},
     'edge': {'bias': 0, 'sav': None, 'act': ('relu', 0.0, 0.0)},
     'beta0': {'bias': 1, 'sav': 1, 'act': ('leakyrelu', 0.5, 0.0)},
+    # edges in the sparse operand's free size and K too (lite_kernel)
+    'spedge': {'bias': 0, 'sav': None, 'act': ('none', 0.0, 0.0)},
     'sizes': {'bias': None, 'sav': None, 'act': ('none', 0.0, 0.0)},
     # GSU 3 of a MultipleBuffer solution: the parts go to the workspace
     # raw, the PostGSU kernel applies the epilogue
@@ -1124,12 +1130,10 @@ def lite_spec(outdir, k, types, args, var):
 
 def lite_edge(k, v):
     """The edge launch of a sparse kernel: only the dense operand's free
-    size is not a multiple of the tile, K is one DepthU. Past K, and past
-    the sparse operand's rows in its last tile, some kernels read the
-    metadata as 0 (out of range; observed on K0) and run SMFMAC with index
-    pair (0, 0) there, which the emulator refuses (the result of a pair that
-    is not increasing is not specified): such a launch would leave the
-    kernel undecided."""
+    size is not a multiple of the tile, K is one DepthU. (Past K, and past
+    the sparse operand's rows in its last tile, the kernels read the
+    metadata as 0, out of range, and run SMFMAC with the index pair (0, 0)
+    on zero A values: the spedge launch covers that.)"""
     vname, M, N, K, batch, pad, alpha, beta = v
     if k['sparse'] == 'A':
         M = fit(k, 0, k['mt0'], math.lcm(k['af0em'], k['mt0']))
@@ -1232,8 +1236,16 @@ def lite_kernel(o, d, path, idx, km, want):
             v = [int(x) for x in o.sizes.split(',')] + [0]
             vs = [('sizes', v[0], v[1], v[2], v[3], v[4], o.alpha, o.beta)]
         else:
-            vs = [lite_edge(k, v) if v[0] == 'edge' else v
-                  for v in variants(k)]
+            vs = []
+            for v in variants(k):
+                if v[0] == 'edge':
+                    # the sizes variants() gives an edge: both free sizes
+                    # and K off the tile as far as the solution allows
+                    sp = ('spedge',) + v[1:]
+                    v = lite_edge(k, v)
+                    if sp[1:4] != v[1:4]:
+                        vs.append(sp)
+                vs.append(v)
             if '_GSUAMB_' in name:
                 vs.append(('gsu', fit(k, 0, 2 * k['mt0'], k['af0em']),
                            fit(k, 1, k['mt1'], k['af1em']),
@@ -1287,7 +1299,7 @@ def main():
     ap.add_argument('--out', required=True)
     ap.add_argument('--max-kernels', type=int, default=0,
                     help='kernels per object, evenly spaced (0 = all)')
-    ap.add_argument('--variants', default='tile,edge,beta0,gsu')
+    ap.add_argument('--variants', default='tile,edge,beta0,gsu,spedge')
     ap.add_argument('--sizes', metavar='M,N,K,BATCH[,PAD]',
                     help='one launch of these sizes (variant "sizes") '
                     'instead of the variants, with --alpha and --beta')
