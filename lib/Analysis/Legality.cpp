@@ -500,7 +500,7 @@ void Legality::Transaction::moveBefore(Operation *X, Operation *Y) {
                                        L.Cache->describe(X));
     return;
   }
-  Log.push_back({Entry::Move, X, X->getBlock(), X->getNextNode(), false});
+  log({Entry::Move, X, X->getBlock(), X->getNextNode(), false});
   touch(X, X->getBlock());
   X->moveBefore(Y);
 }
@@ -516,7 +516,7 @@ void Legality::Transaction::moveAfter(Operation *X, Operation *Y) {
         "nothing can move after a terminator, and a terminator cannot move");
     return;
   }
-  Log.push_back({Entry::Move, X, X->getBlock(), X->getNextNode(), false});
+  log({Entry::Move, X, X->getBlock(), X->getNextNode(), false});
   touch(X, X->getBlock());
   X->moveAfter(Y);
 }
@@ -535,7 +535,7 @@ void Legality::Transaction::erase(Operation *X) {
                                        L.Cache->describe(X));
     return;
   }
-  Log.push_back({Entry::Erase, X, X->getBlock(), X->getNextNode(), false});
+  log({Entry::Erase, X, X->getBlock(), X->getNextNode(), false});
   touch(X, X->getBlock());
   X->remove();
 }
@@ -561,7 +561,7 @@ void Legality::Transaction::insert(Operation *New, Operation *Y, bool Owned) {
     return;
   }
   Y->getBlock()->getOperations().insert(Y->getIterator(), New);
-  Log.push_back({Entry::Insert, New, nullptr, nullptr, Owned});
+  log({Entry::Insert, New, nullptr, nullptr, Owned});
   L.Cache->invalidate(New);
   touch(New, Y->getBlock());
 }
@@ -603,25 +603,21 @@ void Legality::Transaction::replace(ArrayRef<Operation *> Old,
   replace(Old, New, /*Owned=*/true);
 }
 
+void Legality::Transaction::log(const Entry &E) {
+  Log.push_back(E);
+  Kinds[E.Op] |= uint8_t(1u << E.K);
+}
+
 bool Legality::Transaction::isNew(Operation *Op) const {
-  for (const Entry &E : Log)
-    if (E.K == Entry::Insert && E.Op == Op)
-      return true;
-  return false;
+  return Kinds.lookup(Op) & (1u << Entry::Insert);
 }
 
 bool Legality::Transaction::isMoved(Operation *Op) const {
-  for (const Entry &E : Log)
-    if (E.K == Entry::Move && E.Op == Op)
-      return true;
-  return false;
+  return Kinds.lookup(Op) & (1u << Entry::Move);
 }
 
 bool Legality::Transaction::isErased(Operation *Op) const {
-  for (const Entry &E : Log)
-    if (E.K == Entry::Erase && E.Op == Op)
-      return true;
-  return false;
+  return Kinds.lookup(Op) & (1u << Entry::Erase);
 }
 
 void Legality::Transaction::rollback() {
@@ -648,6 +644,7 @@ void Legality::Transaction::rollback() {
     }
   }
   Log.clear();
+  Kinds.clear();
   for (Block *B : Touched)
     L.LiveSummaries.invalidate(B);
   Touched.clear();
@@ -712,6 +709,7 @@ Verdict Legality::Transaction::commit() {
       E.Op->destroy();
     }
   Log.clear();
+  Kinds.clear();
   Done = true;
   return V;
 }

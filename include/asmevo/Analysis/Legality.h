@@ -165,8 +165,14 @@ public:
     bool isNew(mlir::Operation *Op) const;
     bool isMoved(mlir::Operation *Op) const;
     bool isErased(mlir::Operation *Op) const;
+    /// Log appends Op's entry (and Kinds its kind).
+    void log(const Entry &E);
     Legality &L;
     llvm::SmallVector<Entry, 8> Log;
+    /// Per op, a bit per kind of entry it has in Log: isNew, isMoved and
+    /// isErased are asked per op of the function by the checks, and a
+    /// scheduler's transaction moves thousands of ops.
+    llvm::DenseMap<mlir::Operation *, uint8_t> Kinds;
     llvm::SetVector<mlir::Block *> Touched;
     bool MemoryTouched = false;
     bool Done = false;
