@@ -3,8 +3,9 @@
 // Verification hook used by lib/Verify (the differential oracle), kept apart
 // from the execution code: when a Memory::Observer is installed, every lane
 // of an executed approximate opcode is reported with a key that hashes the
-// operation and the lane's operand bits, and the observer may perturb the
-// lane's first VGPR result. Without an observer nothing here runs.
+// operation and the lane's operand bits (every lane's for DPP and matrix
+// instructions), and the observer may perturb the lane's first VGPR result.
+// Without an observer nothing here runs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,8 +67,23 @@ void approxHookBefore(Wave &W, const Inst &I) {
   H = mix(H, uint64_t(I.Off));
   H = mix(H, uint64_t(I.C0) | uint64_t(I.C1) << 32);
   H = mix(H, uint64_t(I.C2) | uint64_t(W.Mode) << 32);
-  // Uniform operands, and whole registers when lanes cross (DPP).
-  bool CrossLane = I.E == Enc::DPP;
+  H = mix(H, uint64_t(I.Cbsz) | uint64_t(I.Abid) << 8 | uint64_t(I.Blgp) << 16);
+  // Uniform operands, and whole registers when lanes cross: DPP, and the
+  // matrix instructions, whose result in a lane depends on every lane's A,
+  // B and C (per-lane keys would let K1 regroup lanes between MFMAs with
+  // the same per-lane multisets).
+  llvm::StringRef Mn = I.D ? baseMnemonic(I.D->Mnemonic) : llvm::StringRef();
+  bool Matrix = Mn.starts_with("v_mfma") || Mn.starts_with("v_smfmac");
+  bool CrossLane = I.E == Enc::DPP || Matrix;
+  // SMFMAC reads its accumulator from the destination, not a source.
+  if (Mn.starts_with("v_smfmac") && I.NDst >= 1 && I.Dst[0].isVReg())
+    for (unsigned J = 0; J < I.Dst[0].Count; ++J) {
+      const Opnd &O = I.Dst[0];
+      const uint32_t *R =
+          O.Kind == OK::V ? W.vreg(O.Reg + J) : W.areg(O.Reg + J);
+      for (unsigned L = 0; L < 64; ++L)
+        H = mix(H, R[L]);
+    }
   for (unsigned K = 0; K < I.NSrc; ++K) {
     const Opnd &O = I.Src[K];
     H = mix(H, uint64_t(O.Kind) | uint64_t(O.Count) << 8);
@@ -103,8 +119,7 @@ void approxHookBefore(Wave &W, const Inst &I) {
   }
   // Reciprocals get the documented error bound instead of low-bit flips
   // (plain VOP1/VOP3 forms with a register operand, no output modifiers).
-  llvm::StringRef Base = I.D ? baseMnemonic(I.D->Mnemonic) : llvm::StringRef();
-  bool Rcp = (Base == "v_rcp_iflag_f32" || Base == "v_rcp_f32") &&
+  bool Rcp = (Mn == "v_rcp_iflag_f32" || Mn == "v_rcp_f32") &&
              I.E != Enc::DPP && I.E != Enc::SDWA && !I.Omod && !I.Clamp &&
              I.NSrc >= 1 && (I.Src[0].isVReg() || I.Src[0].Kind == OK::S);
   for (unsigned L = 0; L < 64; ++L) {

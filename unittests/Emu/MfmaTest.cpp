@@ -611,4 +611,61 @@ TEST(EmuMfma, SmfmacCompressedOutPositions) {
   }
 }
 
+// Float MFMA and SMFMAC are approximate: the oracle compares the questions
+// (operation and operand bits) K0 and K1 ask of them. A matrix
+// instruction's result in one lane depends on every lane's operands, the
+// broadcast controls, and for SMFMAC the accumulator held in the
+// destination, so every lane's question covers all of them.
+struct QuestionLog : Memory::Observer {
+  std::vector<uint64_t> Keys = std::vector<uint64_t>(64);
+  unsigned Asked = 0;
+  Region *access(Memory &M, uint64_t A, uint64_t L, bool) override {
+    return M.find(A, L);
+  }
+  uint32_t approx(uint64_t, unsigned, unsigned Lane, uint64_t K) override {
+    ++Asked;
+    Keys[Lane] = K;
+    return 0;
+  }
+};
+std::vector<uint64_t> questions(const std::string &Text,
+                                const SnippetState &S) {
+  Memory M;
+  QuestionLog Obs;
+  M.Obs = &Obs;
+  std::vector<uint8_t> Code = test::assembleSnippet("gfx942", {Text});
+  SnippetState S2 = S;
+  S2.V.resize(128);
+  auto R = runSnippet("gfx942", Code, S2, &M);
+  EXPECT_TRUE(R.Run.ok()) << Text << ": " << R.Run.Message;
+  EXPECT_EQ(Obs.Asked, 64u) << Text;
+  return Obs.Keys;
+}
+
+TEST(EmuMfma, ApproximateQuestionsCoverTheWave) {
+  SnippetState S = smfmacOnes();
+  std::vector<uint64_t> Base = questions(SmfmacF16, S);
+  // Another lane's B value changes lane 0's question.
+  SnippetState B = S;
+  B.V[9][5] = 0x40004000;
+  EXPECT_NE(questions(SmfmacF16, B)[0], Base[0]);
+  // Another lane's index set.
+  SnippetState Idx = S;
+  Idx.V[16][40] = 0xe8;
+  EXPECT_NE(questions(SmfmacF16, Idx)[0], Base[0]);
+  // The accumulator, read from the destination.
+  SnippetState C = S;
+  C.V[73][9] = 0x3f800000;
+  EXPECT_NE(questions(SmfmacF16, C)[0], Base[0]);
+  // A register the instruction does not read changes nothing.
+  SnippetState U = S;
+  U.V[100][3] = 1;
+  EXPECT_EQ(questions(SmfmacF16, U), Base);
+  // MFMA broadcast controls.
+  const char *Mfma = "v_mfma_f32_4x4x1_16b_f32 v[72:75], v0, v8, v[32:35]";
+  std::vector<uint64_t> Plain = questions(Mfma, S);
+  EXPECT_NE(questions(std::string(Mfma) + " cbsz:1 abid:1", S)[0], Plain[0]);
+  EXPECT_NE(questions(std::string(Mfma) + " blgp:2", S)[0], Plain[0]);
+}
+
 } // namespace
