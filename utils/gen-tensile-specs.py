@@ -1299,9 +1299,10 @@ def main():
     ap.add_argument('--out', required=True)
     ap.add_argument('--max-kernels', type=int, default=0,
                     help='kernels per object, evenly spaced (0 = all)')
-    # spedge is opt-in: a spec input that K0 fails under the oracle's
-    # D16-halves-kept rerun makes the whole kernel CANNOT DECIDE, and most
-    # spedge launches of hipSPARSELt kernels do (docs/verification.md).
+    # spedge is opt-in: a spec input that K0 fails under one of the
+    # oracle's reruns (perturbed approximate ops, D16 halves kept) makes the
+    # whole kernel CANNOT DECIDE, and most spedge launches of hipSPARSELt
+    # kernels do (docs/verification.md).
     ap.add_argument('--variants', default='tile,edge,beta0,gsu',
                     help='launch variants (tile, edge, beta0, gsu, spedge; '
                     'spedge is not in the default)')
