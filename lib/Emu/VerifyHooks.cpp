@@ -73,28 +73,25 @@ void approxHookBefore(Wave &W, const Inst &I) {
   // B and C (per-lane keys would let K1 regroup lanes between MFMAs with
   // the same per-lane multisets).
   llvm::StringRef Mn = I.D ? baseMnemonic(I.D->Mnemonic) : llvm::StringRef();
-  bool Matrix = Mn.starts_with("v_mfma") || Mn.starts_with("v_smfmac");
-  bool CrossLane = I.E == Enc::DPP || Matrix;
-  // SMFMAC reads its accumulator from the destination, not a source.
-  if (Mn.starts_with("v_smfmac") && I.NDst >= 1 && I.Dst[0].isVReg())
-    for (unsigned J = 0; J < I.Dst[0].Count; ++J) {
-      const Opnd &O = I.Dst[0];
+  bool Sparse = Mn.starts_with("v_smfmac");
+  bool CrossLane = I.E == Enc::DPP || Sparse || Mn.starts_with("v_mfma");
+  auto mixWholeRegisters = [&](const Opnd &O) {
+    for (unsigned J = 0; J < O.Count; ++J) {
       const uint32_t *R =
           O.Kind == OK::V ? W.vreg(O.Reg + J) : W.areg(O.Reg + J);
       for (unsigned L = 0; L < 64; ++L)
         H = mix(H, R[L]);
     }
+  };
+  // SMFMAC reads its accumulator from the destination, not a source.
+  if (Sparse && I.NDst >= 1 && I.Dst[0].isVReg())
+    mixWholeRegisters(I.Dst[0]);
   for (unsigned K = 0; K < I.NSrc; ++K) {
     const Opnd &O = I.Src[K];
     H = mix(H, uint64_t(O.Kind) | uint64_t(O.Count) << 8);
     if (O.isVReg()) {
-      if (!CrossLane)
-        continue;
-      for (unsigned J = 0; J < O.Count; ++J) {
-        const uint32_t *R = O.Kind == OK::V ? W.vreg(O.Reg + J) : W.areg(O.Reg + J);
-        for (unsigned L = 0; L < 64; ++L)
-          H = mix(H, R[L]);
-      }
+      if (CrossLane)
+        mixWholeRegisters(O);
     } else if (O.Kind == OK::S) {
       for (unsigned J = 0; J < std::max<unsigned>(O.Count, 1); ++J)
         H = mix(H, W.S[(O.Reg + J) & 127]);
