@@ -105,7 +105,9 @@ def verify_kernels(a, verify, k0, k1, work, kernels):
             f.write("".join(k + "\n" for k in batch))
         p = subprocess.Popen(["nice", verify, k0, k1, "--kernels-file", lst,
                               "--seeds", str(a.seeds)] +
-                             [x for d in a.spec_dir for x in ("--spec-dir", d)],
+                             [x for d in a.spec_dir for x in ("--spec-dir", d)] +
+                             (["--assume-d16-zero-fill"]
+                              if a.assume_d16_zero_fill else []),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True, errors="replace")
         lines = queue.Queue()
@@ -289,6 +291,10 @@ def main():
                     help="asmevo-verify --spec-dir: specs picked per kernel "
                          "by their \"match\" (docs/run-spec.md), e.g. "
                          "test/Verify/corpus-specs")
+    ap.add_argument("--assume-d16-zero-fill", action="store_true",
+                    help="asmevo-verify --assume-d16-zero-fill: the kernels "
+                    "run only with SRAM ECC on, where D16 loads are assumed "
+                    "to zero the unused half (docs/verification.md)")
     ap.add_argument("--pipeline", default=DEFAULT_PIPELINE)
     ap.add_argument("--work", default="/tmp/asmevo-pipeline-corpus",
                     help="scratch directory (K1 of failing objects is kept)")

@@ -66,13 +66,16 @@ uint64_t mix64(uint64_t X) {
 }
 
 /// Logs approximate operations and perturbs their results; memory accesses
-/// are plain lookups (no region is mapped during the run).
+/// are plain lookups (no region is mapped during the run). A perturbed run
+/// keeps the D16 rule it is given: the oracle tries each admissible rule in
+/// a run of its own, so that a failure names the one K0 depends on (until
+/// session 13 a perturbed run also kept the D16 halves, and the D16
+/// dependence of hipSPARSELt's kernels was blamed on the perturbation).
 class RunObserver : public emu::Memory::Observer {
 public:
   RunObserver(ApproxLog *Log, uint64_t Salt, uint64_t Poison,
               SparsePager *Pager, bool KeepD16)
-      : Log(Log), Salt(Salt), Poison(Poison), Pager(Pager),
-        KeepD16(KeepD16 || Salt) {}
+      : Log(Log), Salt(Salt), Poison(Poison), Pager(Pager), KeepD16(KeepD16) {}
   uint64_t poisonSeed() override { return Poison; }
   bool keepD16Unused() override { return KeepD16; }
   emu::Region *access(emu::Memory &M, uint64_t Addr, uint64_t Len,

@@ -543,7 +543,7 @@ Reference::create(std::shared_ptr<const ParsedCodeObject> K0, StringRef Kernel,
       Salted = std::move(*S);
     }
     std::optional<ExecResult> KeptD16;
-    if (R->D16UnspecifiedLoads) {
+    if (R->D16UnspecifiedLoads && !Opts.AssumeD16ZeroFill) {
       // K0 runs D16 loads whose unused half the hardware does not specify
       // (SRAM ECC on or any): zeroed above. It runs again with the half
       // kept, as without SRAM ECC; K1 must match K0 under both rules.
@@ -582,8 +582,11 @@ Reference::create(std::shared_ptr<const ParsedCodeObject> K0, StringRef Kernel,
     I.Notes.push_back(formatv(
         "K0 executes {0} D16 load(s) whose unused half the hardware does "
         "not specify with SRAM ECC (the code object does not say "
-        "sramecc-): K1 is compared with it zeroed and with it kept",
-        D16Loads));
+        "sramecc-): {1}",
+        D16Loads,
+        Opts.AssumeD16ZeroFill
+            ? "K1 is compared with it zeroed only (--assume-d16-zero-fill)"
+            : "K1 is compared with it zeroed and with it kept"));
   return Ref;
 }
 
@@ -736,6 +739,7 @@ VerdictResult Reference::check(const ParsedCodeObject &K1Obj) {
 
   std::optional<Evidence> Undecided;
   bool Tolerant = !I.Opts.Tolerances.empty();
+  bool AssumedD16ZeroFill = false; // a D16 load ran under that assumption
   // Cheapest inputs first (by K0's wave-instructions): the verdict does not
   // depend on the order, and most wrong candidates differ on a cheap input,
   // so they are rejected before the costly ones run.
@@ -851,7 +855,10 @@ VerdictResult Reference::check(const ParsedCodeObject &K1Obj) {
         return VR;
       continue;
     }
-    if (I.R0[J].D16UnspecifiedLoads || R1->D16UnspecifiedLoads) {
+    if ((I.R0[J].D16UnspecifiedLoads || R1->D16UnspecifiedLoads) &&
+        I.Opts.AssumeD16ZeroFill)
+      AssumedD16ZeroFill = true;
+    else if (I.R0[J].D16UnspecifiedLoads || R1->D16UnspecifiedLoads) {
       // The other rule for the unused half of D16 loads (see create()).
       const ExecResult &R0k = I.R0KeptD16[J] ? *I.R0KeptD16[J] : I.R0[J];
       auto R1k = runK1(0, /*KeepD16=*/true);
@@ -892,9 +899,12 @@ VerdictResult Reference::check(const ParsedCodeObject &K1Obj) {
     return VR;
   }
   VR.V = Verdict::Equivalent;
-  VR.Why.Summary = formatv("{0} inputs, every byte of every region identical{1}",
-                           VR.InputsRun,
-                           Tolerant ? " (within the given tolerances)" : "");
+  VR.Why.Summary =
+      formatv("{0} inputs, every byte of every region identical{1}{2}",
+              VR.InputsRun, Tolerant ? " (within the given tolerances)" : "",
+              AssumedD16ZeroFill
+                  ? " (assuming D16 loads zero the unused half: SRAM ECC on)"
+                  : "");
   return VR;
 }
 

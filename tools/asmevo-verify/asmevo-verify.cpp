@@ -3,7 +3,7 @@
 //   asmevo-verify K0 K1 [--kernel NAME]... [--kernels-file F]
 //                 [--spec S.json]... [--spec-dir DIR]... [--capture C]...
 //                 [--tolerance [argN:]f32:ulp=N]... [--tier1] [--seeds N]
-//                 [--executor emu|hip] [-v]
+//                 [--assume-d16-zero-fill] [--executor emu|hip] [-v]
 //   asmevo-verify --replay C [K0]          replay a capture with K0
 //   asmevo-verify --execute IN -o OUT      run a capture's dispatch, record
 //                                           its after-state (test runtime)
@@ -88,6 +88,13 @@ static cl::opt<bool> AssumeNoalias(
     "assume-noalias",
     cl::desc("synthesize no inputs where two pointer arguments alias (only "
              "when every caller passes distinct buffers)"),
+    cl::cat(Cat));
+static cl::opt<bool> AssumeD16ZeroFill(
+    "assume-d16-zero-fill",
+    cl::desc("assume the kernels run only with SRAM ECC on and that D16 loads "
+             "then zero the unused half of their destination (the CDNA5 ISA "
+             "says so; no CDNA3 source does): K1 is compared with K0 under "
+             "that rule only, not also with the half kept; verdicts say so"),
     cl::cat(Cat));
 static cl::opt<bool> Verbose("v", cl::desc("print inputs and notes"),
                              cl::cat(Cat));
@@ -293,6 +300,7 @@ int main(int argc, char **argv) {
   Opts.Tier1.Budget = std::min<uint64_t>(Budget, 1ull << 20);
   Opts.Budget = Budget;
   Opts.Strict = !NoStrict;
+  Opts.AssumeD16ZeroFill = AssumeD16ZeroFill;
   Opts.Verbose = Verbose;
   for (const std::string &T : Tolerances) {
     auto Tol = Tolerance::parse(T);

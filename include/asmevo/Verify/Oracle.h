@@ -126,6 +126,14 @@ struct OracleOptions {
   /// approximate results differently.
   bool Strict = true;
   uint64_t PerturbSalt = 0x5eed5a17ull;
+  /// D16 loads of a code object that may run with SRAM ECC on leave the
+  /// unused half of their destination unspecified (docs/emulator.md): K1 is
+  /// compared with K0 with it zeroed and with it kept. Set, the kernels are
+  /// assumed to run only where SRAM ECC is on and the hardware zeroes that
+  /// half (the CDNA5 ISA states so for chips with ECC; no CDNA3 source in
+  /// reach does): the kept rule is not run, and verdicts say so.
+  /// --assume-d16-zero-fill.
+  bool AssumeD16ZeroFill = false;
   uint64_t Budget = 1ull << 22; // wave-instructions per wave, K0 and K1
   Executor *Exec = nullptr;     // default: the emulator
   bool Verbose = false;
