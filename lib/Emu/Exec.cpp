@@ -1159,6 +1159,7 @@ RunResult Emulator::run(const KernelInfo &K, const Dispatch &D, Memory &Mem,
     for (size_t J = 0; J < C.ApproxCount.size(); ++J)
       Approx[J] += C.ApproxCount[J];
     RR.D16UnspecifiedLoads += C.D16Loads;
+    RR.UnspecifiedResults += C.UnspecifiedResults;
   }
   {
     std::lock_guard<std::mutex> L(P.M);
@@ -1278,6 +1279,7 @@ SnippetResult runSnippet(StringRef CPU, ArrayRef<uint8_t> Code,
   Res.Run.Message = Sh.ErrMsg;
   Res.Run.WaveInstructions = C.Executed;
   Res.Run.D16UnspecifiedLoads = C.D16Loads;
+  Res.Run.UnspecifiedResults = C.UnspecifiedResults;
   SnippetState &S = Res.State;
   std::copy(W->S, W->S + 128, S.S.begin());
   S.V.resize(Init.V.size());

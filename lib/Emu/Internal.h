@@ -435,6 +435,9 @@ struct Ctx {
   // its destination is zeroed (the plain rule) instead of kept.
   bool D16Zero = false;
   uint64_t D16Loads = 0; // executed with Inst::D16Unspecified
+  // Instructions that wrote results the hardware does not specify for
+  // their operands (Memory::Observer::unspecifiedSeed).
+  uint64_t UnspecifiedResults = 0;
   Region *findRegion(uint64_t Addr, uint64_t Len, bool Write = false,
                      unsigned Wave = ~0u, unsigned Lane = 64) {
     if (Sh->Mem->Obs) { // verification hook (VerifyHooks.cpp)

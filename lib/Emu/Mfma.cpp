@@ -38,7 +38,10 @@
 // compressed-out zero, so every interpretation (summed, first or second
 // wins, positions taken in either order, dense or selected-only products,
 // a decoder that consumes one value too few and shifts the later ones)
-// adds only zeros. Otherwise it is refused.
+// adds only zeros. Otherwise it is refused, unless a verifier gives a seed
+// (Memory::Observer::unspecifiedSeed): then the row's elements are hashes
+// of the seed and the operands feeding each, a fixed function of the
+// operands as hardware's would be, and the verifier tries two seeds.
 //
 // Integer MFMA is exact (wrapping i32 accumulation). Float MFMA is declared
 // approximate: the order and precision of the hardware's internal
@@ -198,6 +201,12 @@ double elem(ET T, uint64_t Bits) {
   return 0;
 }
 
+uint64_t mixKey(uint64_t H, uint64_t V) {
+  H ^= V + 0x9e3779b97f4a7c15ull + (H << 6) + (H >> 2);
+  H *= 0xbf58476d1ce4e5b9ull;
+  return H ^ (H >> 31);
+}
+
 // Reads element E (of Bits width) of lane L of a register operand.
 uint64_t readElem(Wave &W, const Opnd &O, unsigned L, unsigned E,
                   unsigned Bits) {
@@ -294,6 +303,12 @@ void hMfma(Wave &W, const Inst &I) {
     unsigned Lane, KBegin, KEnd;
   };
   std::vector<ZeroRun> ZeroRuns;
+  // With a verifier's seed (Memory::Observer::unspecifiedSeed), a row whose
+  // result is not specified gets hashed values instead of a refusal.
+  Memory::Observer *Obs = W.C->Sh->Mem->Obs;
+  const uint64_t UnspecSeed = Obs ? Obs->unspecifiedSeed() : 0;
+  std::vector<uint8_t> UnspecRow(D.Sparse ? size_t(NB) * M : 0);
+  bool AnyUnspec = false;
   for (unsigned L = 0; L < 64; ++L) {
     unsigned Row = L % M, Blk = (L / M) % NB, KBase = (L / (M * NB)) * KplA;
     for (unsigned E = 0; E < KplA && KBase + E < KA; ++E) {
@@ -322,17 +337,26 @@ void hMfma(Wave &W, const Inst &I) {
       // zero (NaN is not): a decoder that consumed one value too few here
       // would shift the later ones.
       unsigned End = std::min(KBase + KplA, KA);
-      for (unsigned E2 = E - 1; KBase + E2 < End; ++E2)
-        if (elem(D.A, readElem(W, I.Src[0], L, E2, BA)) != 0)
-          return W.fail(ErrorKind::Unsupported, I,
-                        "SMFMAC index pair not strictly increasing with a "
-                        "nonzero A value (lane " +
-                            std::to_string(L) + ", pair (" +
-                            std::to_string(Pos0) + "," + std::to_string(Pos1) +
-                            ") at element " + std::to_string(E - 1) +
-                            ", nonzero element " + std::to_string(E2) +
-                            "): the hardware's result is not specified");
-      ZeroRuns.push_back({L, 4 * (Kc / 2), 2 * End});
+      bool Unspec = false;
+      for (unsigned E2 = E - 1; KBase + E2 < End && !Unspec; ++E2) {
+        if (elem(D.A, readElem(W, I.Src[0], L, E2, BA)) == 0)
+          continue;
+        if (UnspecSeed) {
+          UnspecRow[size_t(Blk) * M + Row] = 1;
+          Unspec = AnyUnspec = true;
+          continue;
+        }
+        return W.fail(ErrorKind::Unsupported, I,
+                      "SMFMAC index pair not strictly increasing with a "
+                      "nonzero A value (lane " +
+                          std::to_string(L) + ", pair (" +
+                          std::to_string(Pos0) + "," + std::to_string(Pos1) +
+                          ") at element " + std::to_string(E - 1) +
+                          ", nonzero element " + std::to_string(E2) +
+                          "): the hardware's result is not specified");
+      }
+      if (!Unspec)
+        ZeroRuns.push_back({L, 4 * (Kc / 2), 2 * End});
       break;
     }
   }
@@ -353,13 +377,47 @@ void hMfma(Wave &W, const Inst &I) {
     for (const ZeroRun &Z : ZeroRuns)
       for (unsigned Kk = Z.KBegin; Kk < Z.KEnd; ++Kk)
         for (unsigned J = 0; J < N; ++J)
-          if (!std::isfinite(B[size_t(Kk) * N + J]))
+          if (!std::isfinite(B[size_t(Kk) * N + J])) {
+            if (UnspecSeed) {
+              UnspecRow[size_t((Z.Lane / M) % NB) * M + Z.Lane % M] = 1;
+              AnyUnspec = true;
+              continue;
+            }
             return W.fail(
                 ErrorKind::Unsupported, I,
                 "SMFMAC index pair not strictly increasing (lane " +
                     std::to_string(Z.Lane) +
                     "; zero A values meeting an Inf/NaN B value): the "
                     "hardware's result is not specified");
+          }
+  // An unspecified element is a function of the instruction and of the
+  // operands that feed it (its row's A values and indices, its column's B
+  // values, its accumulator), so K0 and K1 that ask the same question get
+  // the same answer under one seed.
+  std::vector<uint64_t> RowKey, ColKey;
+  uint64_t InstKey = UnspecSeed;
+  if (AnyUnspec) {
+    ++W.C->UnspecifiedResults;
+    if (I.D)
+      for (char Ch : baseMnemonic(I.D->Mnemonic))
+        InstKey = mixKey(InstKey, uint8_t(Ch));
+    InstKey = mixKey(InstKey, I.Cbsz | I.Abid << 8 | I.Blgp << 16);
+    RowKey.assign(size_t(NB) * M, 0);
+    ColKey.assign(size_t(NB) * N, 0);
+    uint32_t IdxMask = 0;
+    for (unsigned L = 0; L < 64; ++L) {
+      size_t RK = size_t((L / M) % NB) * M + L % M;
+      IdxMask =
+          IdxOp->Kind == OK::A ? W.areg(IdxOp->Reg)[L] : W.vreg(IdxOp->Reg)[L];
+      RowKey[RK] = mixKey(RowKey[RK], IdxMask);
+      for (unsigned E = 0; E < KplA; ++E)
+        RowKey[RK] = mixKey(RowKey[RK], readElem(W, I.Src[0], L, E, BA));
+      size_t CK = size_t((L / N) % NB) * N + L % N;
+      for (unsigned E = 0; E < KplB; ++E)
+        ColKey[CK] = mixKey(ColKey[CK],
+                            readElem(W, I.Src[1], blgpLane(L, I.Blgp), E, BB));
+    }
+  }
   // Output layout parameters.
   const unsigned H = F64 ? 1 : 4, Mpr = 64 / N;
   const unsigned Bpr = std::max(1u, 64 * H / (M * N));
@@ -384,6 +442,12 @@ void hMfma(Wave &W, const Inst &I) {
         continue;
       }
       uint32_t C = uint32_t(readElem(W, *COp, L, R, 32));
+      if (AnyUnspec && UnspecRow[size_t(ABlock[Blk]) * M + Row]) {
+        uint64_t X = mixKey(InstKey, RowKey[size_t(ABlock[Blk]) * M + Row]);
+        X = mixKey(mixKey(X, ColKey[size_t(Blk) * N + J]), C);
+        Out[R * 64 + L] = uint32_t(mixKey(X, Row << 16 | J));
+        continue;
+      }
       if (D.IntOut) {
         uint32_t Acc = C;
         for (unsigned Kk = 0; Kk < K; ++Kk)

@@ -74,10 +74,12 @@ uint64_t mix64(uint64_t X) {
 class RunObserver : public emu::Memory::Observer {
 public:
   RunObserver(ApproxLog *Log, uint64_t Salt, uint64_t Poison,
-              SparsePager *Pager, bool KeepD16)
-      : Log(Log), Salt(Salt), Poison(Poison), Pager(Pager), KeepD16(KeepD16) {}
+              SparsePager *Pager, bool KeepD16, uint64_t UnspecSeed)
+      : Log(Log), Salt(Salt), Poison(Poison), Pager(Pager), KeepD16(KeepD16),
+        UnspecSeed(UnspecSeed) {}
   uint64_t poisonSeed() override { return Poison; }
   bool keepD16Unused() override { return KeepD16; }
+  uint64_t unspecifiedSeed() override { return UnspecSeed; }
   emu::Region *access(emu::Memory &M, uint64_t Addr, uint64_t Len,
                       bool) override {
     return Pager ? Pager->access(M, Addr, Len) : M.find(Addr, Len);
@@ -99,6 +101,7 @@ private:
   uint64_t Salt, Poison;
   SparsePager *Pager;
   bool KeepD16;
+  uint64_t UnspecSeed;
   std::mutex Mu;
 };
 
@@ -195,9 +198,9 @@ public:
       Res = ExecResult();
       RunObserver Obs(Opts.LogApprox ? &Res.Approx : nullptr, Opts.ApproxSalt,
                       Opts.PoisonSeed, Pager.empty() ? nullptr : &Pager,
-                      Opts.KeepD16Unused);
+                      Opts.KeepD16Unused, Opts.UnspecifiedSeed);
       if (Opts.LogApprox || Opts.ApproxSalt || Opts.PoisonSeed ||
-          Opts.KeepD16Unused || !Pager.empty())
+          Opts.KeepD16Unused || Opts.UnspecifiedSeed || !Pager.empty())
         Mem.Obs = &Obs;
       emu::RunOptions RO;
       // The pager maps regions during the run: one host thread.
@@ -220,6 +223,7 @@ public:
     Res.Message = RR.Message;
     Res.ApproximateOps = RR.ApproximateOps;
     Res.D16UnspecifiedLoads = RR.D16UnspecifiedLoads;
+    Res.UnspecifiedResults = RR.UnspecifiedResults;
     Res.WaveInstructions = RR.WaveInstructions;
     Res.Seconds = RR.Seconds;
     Res.Profile = std::move(RR.Profile);

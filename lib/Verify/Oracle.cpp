@@ -108,6 +108,9 @@ struct Reference::Impl {
   // Per input: K0 with the unused half of its D16 loads kept, when it runs
   // D16 loads whose unused half is not specified (SRAM ECC on or any).
   std::vector<std::optional<ExecResult>> R0KeptD16;
+  // Per input: K0 under the second choice of the results the hardware does
+  // not specify, when it computes any (ExecOptions::UnspecifiedSeed).
+  std::vector<std::optional<ExecResult>> R0Unspec2;
   std::vector<std::string> Notes;
   std::vector<std::string> SpecFailures;
   std::optional<Evidence> Undecidable;
@@ -120,6 +123,7 @@ struct Reference::Impl {
     E.Threads = 1;
     E.Budget = Budget;
     E.ApproxSalt = Salt;
+    E.UnspecifiedSeed = UnspecifiedSeeds[0];
     E.LogApprox = true;
     E.Profile = Profile;
     E.InterleaveEvery = In.InterleaveEvery;
@@ -557,9 +561,29 @@ Reference::create(std::shared_ptr<const ParsedCodeObject> K0, StringRef Kernel,
         continue;
       }
     }
+    std::optional<ExecResult> Unspec2;
+    if (R->UnspecifiedResults) {
+      ExecOptions UO = I.execOptions(In, 0, Opts.Budget, false);
+      UO.UnspecifiedSeed = UnspecifiedSeeds[1];
+      Unspec2 = runK0Under(UO, "with other values for the results the "
+                               "hardware does not specify");
+      if (!Unspec2) {
+        if (I.Undecidable)
+          return Ref;
+        continue;
+      }
+      std::string Diff = firstDifference(R->Regions, Unspec2->Regions);
+      if (!Diff.empty())
+        I.Notes.push_back("K0's output on " + In.Name +
+                          " depends on results the hardware does not "
+                          "specify (" +
+                          Diff +
+                          "): K1 must compute them from the same operands");
+    }
     I.R0.push_back(std::move(*R));
     I.R0Salted.push_back(std::move(Salted));
     I.R0KeptD16.push_back(std::move(KeptD16));
+    I.R0Unspec2.push_back(std::move(Unspec2));
     Kept.push_back(std::move(In));
   }
   I.Inputs = std::move(Kept);
@@ -578,6 +602,16 @@ Reference::create(std::shared_ptr<const ParsedCodeObject> K0, StringRef Kernel,
   uint64_t D16Loads = 0;
   for (const ExecResult &R : I.R0)
     D16Loads += R.D16UnspecifiedLoads;
+  uint64_t Unspecified = 0;
+  for (const ExecResult &R : I.R0)
+    Unspecified += R.UnspecifiedResults;
+  if (Unspecified)
+    I.Notes.push_back(formatv(
+        "K0 executes {0} instruction(s) with results the hardware does not "
+        "specify for their operands (SMFMAC rows with a non-increasing "
+        "index pair): K1 is compared under two choices of them, each a "
+        "function of the operands",
+        Unspecified));
   if (D16Loads)
     I.Notes.push_back(formatv(
         "K0 executes {0} D16 load(s) whose unused half the hardware does "
@@ -758,10 +792,12 @@ VerdictResult Reference::check(const ParsedCodeObject &K1Obj) {
     // fails fast.
     uint64_t K1Budget = std::min<uint64_t>(
         2 * I.Opts.Budget, 4 * I.R0[J].WaveInstructions + 65536);
-    auto runK1 = [&](uint64_t Salt,
-                     bool KeepD16 = false) -> std::optional<ExecResult> {
+    auto runK1 = [&](uint64_t Salt, bool KeepD16 = false,
+                     uint64_t Unspec =
+                         UnspecifiedSeeds[0]) -> std::optional<ExecResult> {
       ExecOptions EO = I.execOptions(In, Salt, K1Budget, false);
       EO.KeepD16Unused = KeepD16;
+      EO.UnspecifiedSeed = Unspec;
       auto R = I.Exec->run(In.Image, EO);
       if (!R) {
         VR.V = Verdict::NotEquivalent;
@@ -867,6 +903,20 @@ VerdictResult Reference::check(const ParsedCodeObject &K1Obj) {
       StringRef Under = " with the unused half of D16 loads kept (the rule "
                         "without SRAM ECC)";
       if (failure(*R1k, Under) || differs(R0k, *R1k, Under)) {
+        if (VR.V == Verdict::NotEquivalent)
+          return VR;
+        continue;
+      }
+    }
+    if (I.R0[J].UnspecifiedResults || R1->UnspecifiedResults) {
+      // The second choice of the unspecified results (see create()).
+      const ExecResult &R0u = I.R0Unspec2[J] ? *I.R0Unspec2[J] : I.R0[J];
+      auto R1u = runK1(0, false, UnspecifiedSeeds[1]);
+      if (!R1u)
+        return VR;
+      StringRef Under = " with other values for the results the hardware "
+                        "does not specify";
+      if (failure(*R1u, Under) || differs(R0u, *R1u, Under)) {
         if (VR.V == Verdict::NotEquivalent)
           return VR;
         continue;

@@ -700,6 +700,8 @@ public:
     return R;
   }
   uint32_t approx(uint64_t, unsigned, unsigned, uint64_t) override { return 0; }
+  // The oracle's plain runs' choice, so that the footprint found is theirs.
+  uint64_t unspecifiedSeed() override { return UnspecifiedSeeds[0]; }
 
 private:
   ArrayRef<ArenaFill> Arenas;

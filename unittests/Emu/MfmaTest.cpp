@@ -589,6 +589,72 @@ TEST(EmuMfma, SmfmacPairRefusals) {
   }
 }
 
+// With a verifier's seed (Memory::Observer::unspecifiedSeed) a row whose
+// result is not specified gets, instead of a refusal, values that are a
+// function of the seed and of the operands feeding each element: the same
+// when run again, others under another seed, and a B value changes only
+// its column. The other rows are computed as before.
+struct UnspecifiedSeed : Memory::Observer {
+  uint64_t Seed;
+  explicit UnspecifiedSeed(uint64_t Seed) : Seed(Seed) {}
+  Region *access(Memory &M, uint64_t A, uint64_t L, bool) override {
+    return M.find(A, L);
+  }
+  uint32_t approx(uint64_t, unsigned, unsigned, uint64_t) override { return 0; }
+  uint64_t unspecifiedSeed() override { return Seed; }
+};
+SnippetResult runSeeded(const SnippetState &S, uint64_t Seed) {
+  Memory M;
+  UnspecifiedSeed Obs(Seed);
+  M.Obs = &Obs;
+  std::vector<uint8_t> Code = test::assembleSnippet("gfx942", {SmfmacF16});
+  SnippetState S2 = S;
+  S2.V.resize(128);
+  return runSnippet("gfx942", Code, S2, &M);
+}
+std::vector<uint32_t> smfmacRow(const SnippetResult &R, unsigned I) {
+  std::vector<uint32_t> Row;
+  for (unsigned J = 0; J < 16; ++J)
+    Row.push_back(R.State.V[72 + I % 4][16 * (I / 4) + J]);
+  return Row;
+}
+
+TEST(EmuMfma, SmfmacUnspecifiedRows) {
+  SnippetState S = smfmacOnes();
+  S.V[16][7] = 0xe5;  // lane 7 (row 7): the pair (1,1)
+  S.V[0][7] = 0x3c00; // with a nonzero A value
+  auto R1 = runSeeded(S, 1);
+  ASSERT_TRUE(R1.Run.ok()) << R1.Run.Message;
+  EXPECT_EQ(R1.Run.UnspecifiedResults, 1u);
+  for (unsigned I = 0; I < 16; ++I)
+    if (I != 7)
+      for (unsigned J = 0; J < 16; ++J)
+        EXPECT_EQ(smfmacD(R1, I, J), 16.0f) << "D[" << I << "][" << J << "]";
+  std::vector<uint32_t> Row7 = smfmacRow(R1, 7);
+  EXPECT_NE(Row7, smfmacRow(R1, 6)); // not the exact products
+  EXPECT_EQ(smfmacRow(runSeeded(S, 1), 7), Row7);
+  std::vector<uint32_t> Other = smfmacRow(runSeeded(S, 2), 7);
+  for (unsigned J = 0; J < 16; ++J)
+    EXPECT_NE(Other[J], Row7[J]) << J;
+  // B of column 3 (lane 3) changes row 7's column 3 only.
+  SnippetState B = S;
+  B.V[9][3] = 0x40004000;
+  std::vector<uint32_t> RowB = smfmacRow(runSeeded(B, 1), 7);
+  for (unsigned J = 0; J < 16; ++J)
+    EXPECT_EQ(RowB[J] != Row7[J], J == 3) << J;
+  // Zero A values at the pair that meet an Inf B value: unspecified too.
+  SnippetState Z = smfmacOnes();
+  Z.V[16][7] = 0xe5;
+  Z.V[0][7] = Z.V[1][7] = 0;
+  Z.V[9][3] = 0x3c007c00;
+  auto RZ = runSeeded(Z, 1);
+  ASSERT_TRUE(RZ.Run.ok()) << RZ.Run.Message;
+  EXPECT_EQ(RZ.Run.UnspecifiedResults, 1u);
+  EXPECT_NE(smfmacRow(RZ, 7), smfmacRow(runSeeded(Z, 2), 7));
+  // Without a seed both are refused (SmfmacPairRefusals).
+  EXPECT_EQ(runSeeded(S, 0).Run.Kind, ErrorKind::Unsupported);
+}
+
 // Only the selected positions are multiplied. A B value that only
 // compressed-out positions meet (dense k 2 of every row: the pair (0,1))
 // being Inf made the zero-filled dense product NaN before; now it adds

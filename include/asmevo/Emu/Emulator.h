@@ -115,6 +115,13 @@ public:
     /// specified there. false (plain runs): it is zeroed; true: it is kept,
     /// as without SRAM ECC. A verifier runs both rules.
     virtual bool keepD16Unused() { return false; }
+    /// Non-zero: an instruction whose result the hardware does not specify
+    /// for its operands (an SMFMAC row with a non-increasing index pair,
+    /// lib/Emu/Mfma.cpp) writes, where unspecified, a hash of this seed,
+    /// the instruction and the operands that feed the element, instead of
+    /// failing. A verifier runs two seeds: K0's output must not change, or
+    /// K1 must change the same way (the value is a function of operands).
+    virtual uint64_t unspecifiedSeed() { return 0; }
     /// The work-item of the next access() call: workgroup (linear), wave in
     /// the workgroup, lane (64: the wave's scalar unit). Lets a verifier
     /// tell which accesses of a dispatch come from different work-items.
@@ -207,6 +214,10 @@ struct RunResult {
   /// any; Memory::Observer::keepD16Unused). Not approximate opcodes: each
   /// rule is exact, and RunOptions::RefuseApproximate refuses them too.
   uint64_t D16UnspecifiedLoads = 0;
+  /// Instructions executed whose results the hardware does not specify for
+  /// their operands, given pseudo-random values instead of a failure
+  /// (Memory::Observer::unspecifiedSeed).
+  uint64_t UnspecifiedResults = 0;
   /// --profile: executed wave-instructions per PC (code-object vaddr).
   std::map<uint64_t, uint64_t> Profile;
   /// Disassembly per profiled PC.

@@ -76,6 +76,13 @@ struct ApproxLog {
                             std::string &Why);
 };
 
+/// Two choices of the results the hardware does not specify for their
+/// operands (ExecOptions::UnspecifiedSeed): the oracle's runs, and tier 1's
+/// footprint discovery, use the first; K0 and K1 run once more with the
+/// second when either computes such a result.
+inline constexpr uint64_t UnspecifiedSeeds[2] = {0x6e5be11e5eedull,
+                                                 0x0dd5eed0f5eedull};
+
 struct ExecOptions {
   unsigned Threads = 1;          // emulator threads (1: deterministic order)
   uint64_t Budget = 1ull << 24;  // wave-instructions per wave
@@ -86,8 +93,12 @@ struct ExecOptions {
   uint64_t ApproxSalt = 0;
   /// Emulator: D16 loads whose unused half the hardware does not specify
   /// (SRAM ECC on or any) keep it instead of zeroing it, the rule without
-  /// SRAM ECC (a non-zero ApproxSalt keeps it too).
+  /// SRAM ECC. A perturbed run (ApproxSalt) keeps the rule it is given.
   bool KeepD16Unused = false;
+  /// Non-zero (emulator): results the hardware does not specify for their
+  /// operands are hashes of this seed and the operands instead of a
+  /// failure (emu::Memory::Observer::unspecifiedSeed).
+  uint64_t UnspecifiedSeed = 0;
   /// Non-zero (emulator): registers, LDS and scratch that the dispatch ABI
   /// leaves undefined start with pseudo-random values from this seed.
   uint64_t PoisonSeed = 0;
@@ -114,6 +125,9 @@ struct ExecResult {
   /// Emulator: executed D16 loads whose unused half is not specified
   /// (emu::RunResult::D16UnspecifiedLoads).
   uint64_t D16UnspecifiedLoads = 0;
+  /// Emulator: instructions that wrote unspecified results under
+  /// ExecOptions::UnspecifiedSeed (emu::RunResult::UnspecifiedResults).
+  uint64_t UnspecifiedResults = 0;
   ApproxLog Approx;
   uint64_t WaveInstructions = 0;
   double Seconds = 0;
