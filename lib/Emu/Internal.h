@@ -328,6 +328,13 @@ struct Wave {
   }
   uint32_t *vreg(unsigned R) { return V + size_t(R) * 64; }
   uint32_t *areg(unsigned R) { return A + size_t(R) * 64; }
+  /// The 64 lanes of register J of a VGPR or AGPR operand; null for any
+  /// other operand kind.
+  uint32_t *lanes(const Opnd &O, unsigned J = 0) {
+    return O.Kind == OK::V   ? vreg(O.Reg + J)
+           : O.Kind == OK::A ? areg(O.Reg + J)
+                             : nullptr;
+  }
 
   // Error reporting: sets St = Failed and records the first error.
   void fail(ErrorKind K, const Inst &I, const std::string &Msg);

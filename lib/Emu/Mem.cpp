@@ -44,9 +44,7 @@ inline unsigned auxOp(uint32_t A) { return (A >> 16) & 0xff; }
 inline bool auxRtn(uint32_t A) { return (A >> 24) & 1; }
 inline unsigned auxTwo(uint32_t A) { return (A >> 25) & 3; } // 1 x2, 2 st64
 
-uint32_t *vregOf(Wave &W, const Opnd &O) {
-  return O.Kind == OK::V ? W.vreg(O.Reg) : O.Kind == OK::A ? W.areg(O.Reg) : nullptr;
-}
+uint32_t *vregOf(Wave &W, const Opnd &O) { return W.lanes(O); }
 
 // Gathers the bytes of a lane's data operand (N bytes from consecutive
 // registers).

@@ -216,13 +216,8 @@ uint64_t readElem(Wave &W, const Opnd &O, unsigned L, unsigned E,
     return readElem(W, O, L, 2 * E, 32) | readElem(W, O, L, 2 * E + 1, 32)
                                               << 32;
   unsigned BitOff = E * Bits, Reg = BitOff / 32, Sh = BitOff % 32;
-  uint32_t V;
-  if (O.Kind == OK::V)
-    V = W.vreg(O.Reg + Reg)[L];
-  else if (O.Kind == OK::A)
-    V = W.areg(O.Reg + Reg)[L];
-  else
-    V = readS32(W, O);
+  const uint32_t *P = W.lanes(O, Reg);
+  uint32_t V = P ? P[L] : readS32(W, O);
   return Bits == 32 ? V : (V >> Sh) & ((1u << Bits) - 1);
 }
 
@@ -320,9 +315,7 @@ void hMfma(Wave &W, const Inst &I) {
       }
       if (Kc % 2 == 0)
         continue; // the group is placed with its second value
-      uint32_t IdxV = W.vreg(IdxOp->Reg)[L];
-      if (IdxOp->Kind == OK::A)
-        IdxV = W.areg(IdxOp->Reg)[L];
+      uint32_t IdxV = W.lanes(*IdxOp)[L];
       unsigned Pos0 = (IdxV >> (IdxShift + 2 * (E - 1))) & 3;
       unsigned Pos1 = (IdxV >> (IdxShift + 2 * E)) & 3;
       double X0 = elem(D.A, readElem(W, I.Src[0], L, E - 1, BA));
@@ -404,12 +397,9 @@ void hMfma(Wave &W, const Inst &I) {
     InstKey = mixKey(InstKey, I.Cbsz | I.Abid << 8 | I.Blgp << 16);
     RowKey.assign(size_t(NB) * M, 0);
     ColKey.assign(size_t(NB) * N, 0);
-    uint32_t IdxMask = 0;
     for (unsigned L = 0; L < 64; ++L) {
       size_t RK = size_t((L / M) % NB) * M + L % M;
-      IdxMask =
-          IdxOp->Kind == OK::A ? W.areg(IdxOp->Reg)[L] : W.vreg(IdxOp->Reg)[L];
-      RowKey[RK] = mixKey(RowKey[RK], IdxMask);
+      RowKey[RK] = mixKey(RowKey[RK], W.lanes(*IdxOp)[L]);
       for (unsigned E = 0; E < KplA; ++E)
         RowKey[RK] = mixKey(RowKey[RK], readElem(W, I.Src[0], L, E, BA));
       size_t CK = size_t((L / N) % NB) * N + L % N;
@@ -470,7 +460,7 @@ void hMfma(Wave &W, const Inst &I) {
     }
   const Opnd &Dst = I.Dst[0];
   for (unsigned R = 0; R < OutRegs * (F64 ? 2 : 1); ++R) {
-    uint32_t *P = Dst.Kind == OK::A ? W.areg(Dst.Reg + R) : W.vreg(Dst.Reg + R);
+    uint32_t *P = W.lanes(Dst, R);
     std::memcpy(P, &Out[R * 64], 64 * 4);
   }
 }

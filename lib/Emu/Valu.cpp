@@ -267,7 +267,7 @@ struct Fetcher {
   void fetch(unsigned K, unsigned Bits, bool Float, uint64_t *Out) {
     const Opnd &O = I.Src[K];
     if (O.Kind == OK::V || O.Kind == OK::A) {
-      const uint32_t *P = O.Kind == OK::V ? W.vreg(O.Reg) : W.areg(O.Reg);
+      const uint32_t *P = W.lanes(O);
       if (Bits == 64) {
         const uint32_t *Q = P + 64;
         for (unsigned L = 0; L < 64; ++L)
@@ -367,9 +367,7 @@ uint64_t applyOmodClamp(const Inst &I, Wave &W, uint64_t R, unsigned FBits) {
 
 void writeVec(Wave &W, const Inst &I, const Opnd &D, const uint64_t *Res,
               uint64_t Mask, unsigned Bits) {
-  uint32_t *P = D.Kind == OK::V ? W.vreg(D.Reg)
-                : D.Kind == OK::A ? W.areg(D.Reg)
-                                  : nullptr;
+  uint32_t *P = W.lanes(D);
   if (!P)
     return W.fail(ErrorKind::Unsupported, I, "VALU result to a non-VGPR");
   if (Bits == 64) {

@@ -77,8 +77,7 @@ void approxHookBefore(Wave &W, const Inst &I) {
   bool CrossLane = I.E == Enc::DPP || Sparse || Mn.starts_with("v_mfma");
   auto mixWholeRegisters = [&](const Opnd &O) {
     for (unsigned J = 0; J < O.Count; ++J) {
-      const uint32_t *R =
-          O.Kind == OK::V ? W.vreg(O.Reg + J) : W.areg(O.Reg + J);
+      const uint32_t *R = W.lanes(O, J);
       for (unsigned L = 0; L < 64; ++L)
         H = mix(H, R[L]);
     }
@@ -109,8 +108,7 @@ void approxHookBefore(Wave &W, const Inst &I) {
         for (unsigned L = 0; L < 64; ++L)
           if (Exec >> L & 1)
             for (unsigned J = 0; J < I.Src[Src].Count; ++J)
-              K = mix(K, (I.Src[Src].Kind == OK::V ? W.vreg(I.Src[Src].Reg + J)
-                                                   : W.areg(I.Src[Src].Reg + J))[L]);
+              K = mix(K, W.lanes(I.Src[Src], J)[L]);
     Obs->approx(C.WgLinear, W.Id, 0, K);
     return;
   }
@@ -128,14 +126,12 @@ void approxHookBefore(Wave &W, const Inst &I) {
       if (!O.isVReg() || CrossLane)
         continue;
       for (unsigned J = 0; J < O.Count; ++J)
-        K = mix(K, (O.Kind == OK::V ? W.vreg(O.Reg + J) : W.areg(O.Reg + J))[L]);
+        K = mix(K, W.lanes(O, J)[L]);
     }
     uint32_t M = Obs->approx(C.WgLinear, W.Id, L, K);
     if (M && Rcp) {
       const Opnd &O = I.Src[0];
-      uint32_t X = O.Kind == OK::S
-                       ? W.S[O.Reg & 127]
-                       : (O.Kind == OK::V ? W.vreg(O.Reg) : W.areg(O.Reg))[L];
+      uint32_t X = O.Kind == OK::S ? W.S[O.Reg & 127] : W.lanes(O)[L];
       M = rcpPerturbation(X);
     }
     // Under s_set_gpr_idx the destination is indexed: keep the value.
@@ -149,8 +145,7 @@ void approxHookAfter(Wave &W, const Inst &I) {
   C.ApproxPending = false;
   if (W.St == Wave::Failed || !I.NDst || !I.Dst[0].isVReg())
     return;
-  uint32_t *R = I.Dst[0].Kind == OK::V ? W.vreg(I.Dst[0].Reg)
-                                       : W.areg(I.Dst[0].Reg);
+  uint32_t *R = W.lanes(I.Dst[0]);
   for (unsigned L = 0; L < 64; ++L)
     R[L] ^= C.ApproxMask[L];
 }
