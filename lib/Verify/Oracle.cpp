@@ -878,69 +878,60 @@ VerdictResult Reference::check(const ParsedCodeObject &K1Obj) {
       return true;
     };
 
+    // K1 under one rule against K0 under the same rule: Stop when the
+    // verdict is known (K1 cannot run, or differs), NextInput when this
+    // input decides nothing more.
+    enum class Step { Agree, NextInput, Stop };
+    auto against = [&](const ExecResult &R0x,
+                       const std::optional<ExecResult> &R1x,
+                       StringRef Under) -> Step {
+      if (!R1x)
+        return Step::Stop;
+      if (!failure(*R1x, Under) && !differs(R0x, *R1x, Under))
+        return Step::Agree;
+      return VR.V == Verdict::NotEquivalent ? Step::Stop : Step::NextInput;
+    };
+
     auto R1 = runK1(0);
-    if (!R1)
-      return VR;
-    if (failure(*R1, "")) {
-      if (VR.V == Verdict::NotEquivalent)
+    if (Step S = against(I.R0[J], R1, ""); S != Step::Agree) {
+      if (S == Step::Stop)
         return VR;
       continue;
     }
-    if (differs(I.R0[J], *R1, "")) {
-      if (VR.V == Verdict::NotEquivalent)
-        return VR;
-      continue;
-    }
-    if ((I.R0[J].D16UnspecifiedLoads || R1->D16UnspecifiedLoads) &&
-        I.Opts.AssumeD16ZeroFill)
+    bool D16 = I.R0[J].D16UnspecifiedLoads || R1->D16UnspecifiedLoads;
+    if (D16 && I.Opts.AssumeD16ZeroFill) {
       AssumedD16ZeroFill = true;
-    else if (I.R0[J].D16UnspecifiedLoads || R1->D16UnspecifiedLoads) {
+    } else if (D16) {
       // The other rule for the unused half of D16 loads (see create()).
-      const ExecResult &R0k = I.R0KeptD16[J] ? *I.R0KeptD16[J] : I.R0[J];
-      auto R1k = runK1(0, /*KeepD16=*/true);
-      if (!R1k)
+      Step S = against(I.R0KeptD16[J] ? *I.R0KeptD16[J] : I.R0[J],
+                       runK1(0, /*KeepD16=*/true),
+                       " with the unused half of D16 loads kept (the rule "
+                       "without SRAM ECC)");
+      if (S == Step::Stop)
         return VR;
-      StringRef Under = " with the unused half of D16 loads kept (the rule "
-                        "without SRAM ECC)";
-      if (failure(*R1k, Under) || differs(R0k, *R1k, Under)) {
-        if (VR.V == Verdict::NotEquivalent)
-          return VR;
+      if (S == Step::NextInput)
         continue;
-      }
     }
     if (I.R0[J].UnspecifiedResults || R1->UnspecifiedResults) {
       // The second choice of the unspecified results (see create()).
-      const ExecResult &R0u = I.R0Unspec2[J] ? *I.R0Unspec2[J] : I.R0[J];
-      auto R1u = runK1(0, false, UnspecifiedSeeds[1]);
-      if (!R1u)
+      Step S = against(I.R0Unspec2[J] ? *I.R0Unspec2[J] : I.R0[J],
+                       runK1(0, false, UnspecifiedSeeds[1]),
+                       " with other values for the results the hardware "
+                       "does not specify");
+      if (S == Step::Stop)
         return VR;
-      StringRef Under = " with other values for the results the hardware "
-                        "does not specify";
-      if (failure(*R1u, Under) || differs(R0u, *R1u, Under)) {
-        if (VR.V == Verdict::NotEquivalent)
-          return VR;
+      if (S == Step::NextInput)
         continue;
-      }
     }
-    if (I.R0[J].Approx.Total || R1->Approx.Total) {
-      if (!I.R0[J].Approx.Total) {
-        // K1 evaluates approximate ops K0 never does: sameQuestions failed
-        // above unless tolerant; nothing more to compare.
-        continue;
-      }
-      auto R1s = runK1(I.Opts.PerturbSalt);
-      if (!R1s)
+    // K1 evaluating approximate ops K0 never does failed sameQuestions
+    // above unless tolerant; then there is nothing more to compare.
+    if (I.R0[J].Approx.Total) {
+      Step S = against(I.R0Salted[J], runK1(I.Opts.PerturbSalt),
+                       " under perturbed approximate opcodes");
+      if (S == Step::Stop)
         return VR;
-      if (failure(*R1s, " under perturbed approximate opcodes")) {
-        if (VR.V == Verdict::NotEquivalent)
-          return VR;
+      if (S == Step::NextInput)
         continue;
-      }
-      if (differs(I.R0Salted[J], *R1s, " under perturbed approximate opcodes")) {
-        if (VR.V == Verdict::NotEquivalent)
-          return VR;
-        continue;
-      }
     }
   }
   if (Undecided) {
