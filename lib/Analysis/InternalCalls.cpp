@@ -8,6 +8,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <atomic>
 #include <deque>
 
 using namespace llvm;
@@ -16,10 +17,15 @@ using namespace asmevo;
 using namespace asmevo::amdgcn;
 using llvm::SmallPtrSet;
 
+static std::atomic<unsigned long> NumBuilds{0};
+
+unsigned long InternalCallModel::builds() { return NumBuilds.load(); }
+
 InternalCallModel::InternalCallModel(Operation *Fn, InstInfoCache &Cache)
     : Cache(Cache) {
   if (!Fn->hasAttr("internal_calls") || Fn->getRegion(0).empty())
     return;
+  ++NumBuilds;
   check(Fn);
   if (!modelled())
     return;

@@ -170,13 +170,15 @@ struct DeadCodePass : public asmevo::impl::DeadCodeBase<DeadCodePass> {
     rewrite::Summary S;
     S.Pass = "amdgcn-dce";
     SmallVector<Operation *> Fns;
-    rewrite::editableFunctions(getOperation(), Fns);
+    rewrite::candidateFunctions(getOperation(), Fns);
     PcrelReferences Refs(getOperation()); // once for all functions
     for (Operation *Fn : Fns) {
       TargetInfo *TI = rewrite::targetInfoOrError(Fn, "amdgcn-dce");
       if (!TI)
         return signalPassFailure();
       InstInfoCache C(*TI);
+      if (!rewrite::isEditable(Fn, C))
+        continue;
       rewrite::LegalityOnDemand LegalityOfFn(Fn, C, Refs);
       long Erased = 0;
       // Candidates refused or set aside: kept for the rest of the pass, not

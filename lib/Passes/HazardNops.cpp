@@ -61,13 +61,15 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
     rewrite::Summary S;
     S.Pass = "amdgcn-hazard";
     SmallVector<Operation *> Fns;
-    rewrite::editableFunctions(getOperation(), Fns);
+    rewrite::candidateFunctions(getOperation(), Fns);
     PcrelReferences Refs(getOperation()); // once for all functions
     for (Operation *Fn : Fns) {
       TargetInfo *TI = rewrite::targetInfoOrError(Fn, "amdgcn-hazard");
       if (!TI)
         return signalPassFailure();
       InstInfoCache Cache(*TI);
+      if (!rewrite::isEditable(Fn, Cache))
+        continue;
       HazardChecker HC(Cache);
       SmallVector<Operation *> Ops;
       for (Block &Blk : Fn->getRegion(0))

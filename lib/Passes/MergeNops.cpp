@@ -25,9 +25,15 @@ struct MergeNopsPass : public asmevo::impl::MergeNopsBase<MergeNopsPass> {
     rewrite::Summary S;
     S.Pass = "amdgcn-merge-nops";
     SmallVector<Operation *> Fns;
-    rewrite::editableFunctions(getOperation(), Fns);
+    rewrite::candidateFunctions(getOperation(), Fns);
     for (Operation *Fn : Fns) {
-      Legality L(Fn); // the only way to change code
+      TargetInfo *TI = rewrite::targetInfoOrError(Fn, "amdgcn-merge-nops");
+      if (!TI)
+        return signalPassFailure();
+      InstInfoCache C(*TI);
+      if (!rewrite::isEditable(Fn, C))
+        continue;
+      Legality L(Fn, C); // the only way to change code
       OpBuilder B(Fn->getContext());
       long Merged = 0;
       for (Block &Blk : Fn->getRegion(0)) {

@@ -27,10 +27,16 @@ struct NopTrimPass : public asmevo::impl::NopTrimBase<NopTrimPass> {
     rewrite::Summary S;
     S.Pass = "amdgcn-nop-trim";
     SmallVector<Operation *> Fns;
-    rewrite::editableFunctions(getOperation(), Fns);
+    rewrite::candidateFunctions(getOperation(), Fns);
     PcrelReferences Refs(getOperation()); // once for all functions
     for (Operation *Fn : Fns) {
-      Legality L(Fn);
+      TargetInfo *TI = rewrite::targetInfoOrError(Fn, "amdgcn-nop-trim");
+      if (!TI)
+        return signalPassFailure();
+      InstInfoCache C(*TI);
+      if (!rewrite::isEditable(Fn, C))
+        continue;
+      Legality L(Fn, C);
       L.setPcrelReferences(Refs);
       OpBuilder B(Fn->getContext());
       SmallVector<NopOp> Nops;

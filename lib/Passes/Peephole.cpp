@@ -86,13 +86,15 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
     rewrite::Summary S;
     S.Pass = "amdgcn-peephole";
     SmallVector<Operation *> Fns;
-    rewrite::editableFunctions(getOperation(), Fns);
+    rewrite::candidateFunctions(getOperation(), Fns);
     PcrelReferences Refs(getOperation()); // once for all functions
     for (Operation *Fn : Fns) {
       TargetInfo *TI = rewrite::targetInfoOrError(Fn, "amdgcn-peephole");
       if (!TI)
         return signalPassFailure();
       InstInfoCache C(*TI);
+      if (!rewrite::isEditable(Fn, C))
+        continue;
       rewrite::LegalityOnDemand L(Fn, C, Refs);
       long Fused = 0, Deleted = 0;
       bool Changed = true;

@@ -57,7 +57,7 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
     rewrite::Summary S;
     S.Pass = "amdgcn-regcompact";
     SmallVector<Operation *> Fns;
-    rewrite::editableFunctions(getOperation(), Fns);
+    rewrite::candidateFunctions(getOperation(), Fns);
     PcrelReferences R(getOperation()); // once for all kernels
     Refs = &R;
     CallGraph CG(getOperation()); // once for all kernels
@@ -81,6 +81,8 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
       return note(K, llvm::toString(TIOrErr.takeError()));
     // The legality checker is built once the calls' effects are known.
     InstInfoCache C(**TIOrErr);
+    if (!rewrite::isEditable(K, C, &Why))
+      return note(K, Why);
     const RegUnitInfo &RU = C.units();
     TargetInfo &TI = C.target();
     bool Unified = TI.cpu() == "gfx90a" || TI.cpu() == "gfx940" ||

@@ -8,7 +8,8 @@ using namespace mlir;
 using namespace asmevo;
 using namespace asmevo::amdgcn;
 
-bool rewrite::isEditable(Operation *Fn, std::string *Why) {
+/// The checks that need no analysis of Fn's code.
+static bool isCandidate(Operation *Fn, std::string *Why) {
   auto Fail = [&](const std::string &W) {
     if (Why)
       *Why = W;
@@ -20,28 +21,50 @@ bool rewrite::isEditable(Operation *Fn, std::string *Why) {
     return Fail("not_relocatable: recovery could not model all of its code");
   if (Fn->getRegion(0).empty())
     return Fail("no body");
+  return true;
+}
+
+bool rewrite::isEditable(Operation *Fn, InstInfoCache &Cache,
+                         std::string *Why) {
+  if (!isCandidate(Fn, Why))
+    return false;
   // Calls into its own code: editable around the calls when the model's
   // assumptions hold (Legality keeps the calls and the subroutines as they
-  // are). (This model is built on a cache of its own: the passes' caches
-  // are made per function later and build theirs once.)
+  // are).
   if (Fn->hasAttr("internal_calls")) {
-    auto TIOrErr = amdgcn::getTargetInfoFor(Fn);
-    if (!TIOrErr)
-      return Fail("internal_calls: " + llvm::toString(TIOrErr.takeError()));
-    InstInfoCache C(**TIOrErr);
-    InternalCallModel M(Fn, C);
-    if (!M.modelled())
-      return Fail("internal_calls: calls into its own code in a way the "
-                  "analyses do not model: " +
-                  M.reason());
+    const InternalCallModel &M = Cache.internalCalls(Fn);
+    if (!M.modelled()) {
+      if (Why)
+        *Why = "internal_calls: calls into its own code in a way the "
+               "analyses do not model: " +
+               M.reason();
+      return false;
+    }
   }
   return true;
 }
 
-void rewrite::editableFunctions(CodeObjectOp CO,
-                                SmallVectorImpl<Operation *> &Out) {
+bool rewrite::isEditable(Operation *Fn, std::string *Why) {
+  if (!isCandidate(Fn, Why))
+    return false;
+  if (!Fn->hasAttr("internal_calls"))
+    return true;
+  auto TIOrErr = amdgcn::getTargetInfoFor(Fn);
+  if (!TIOrErr) {
+    if (Why)
+      *Why = "internal_calls: " + llvm::toString(TIOrErr.takeError());
+    else
+      llvm::consumeError(TIOrErr.takeError());
+    return false;
+  }
+  InstInfoCache C(**TIOrErr);
+  return isEditable(Fn, C, Why);
+}
+
+void rewrite::candidateFunctions(CodeObjectOp CO,
+                                 SmallVectorImpl<Operation *> &Out) {
   for (Operation &Fn : CO.getBodyBlock())
-    if (isEditable(&Fn))
+    if (isCandidate(&Fn, nullptr))
       Out.push_back(&Fn);
 }
 

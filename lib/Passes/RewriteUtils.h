@@ -20,12 +20,20 @@
 
 namespace asmevo::rewrite {
 
-/// The kernels and device functions of a code object that passes may edit:
-/// relocatable ones with a body. Why (when non-null) gets the reason for
-/// the others.
+/// Whether passes may edit Fn: a kernel or device function, relocatable,
+/// with a body, and, when it calls into its own code, modelled
+/// (InternalCallModel). Why (when non-null) gets the reason otherwise.
+/// The model is built in Cache, the one the pass analyses Fn with, so its
+/// Legality, hazard checker and dce use that one build.
+bool isEditable(mlir::Operation *Fn, InstInfoCache &Cache,
+                std::string *Why = nullptr);
+/// The same with a cache of its own (for callers without one).
 bool isEditable(mlir::Operation *Fn, std::string *Why = nullptr);
-void editableFunctions(amdgcn::CodeObjectOp CO,
-                       llvm::SmallVectorImpl<mlir::Operation *> &Out);
+/// The kernels and device functions of a code object that pass the checks
+/// needing no analysis (kernel or function, relocatable, with a body); a
+/// pass asks isEditable(Fn, Cache) of each with the cache it then uses.
+void candidateFunctions(amdgcn::CodeObjectOp CO,
+                        llvm::SmallVectorImpl<mlir::Operation *> &Out);
 /// "@name" of a kernel/function.
 std::string functionName(mlir::Operation *Fn);
 /// The target of Fn's code object; null after an error on Fn that names

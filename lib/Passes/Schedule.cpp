@@ -477,11 +477,17 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
     rewrite::Summary S;
     S.Pass = "amdgcn-schedule";
     SmallVector<Operation *> Fns;
-    rewrite::editableFunctions(getOperation(), Fns);
+    rewrite::candidateFunctions(getOperation(), Fns);
     PcrelReferences R(getOperation()); // once for all functions
     Refs = &R;
-    for (Operation *Fn : Fns)
-      scheduleFunction(Fn, S);
+    for (Operation *Fn : Fns) {
+      TargetInfo *TI = rewrite::targetInfoOrError(Fn, "amdgcn-schedule");
+      if (!TI)
+        return signalPassFailure();
+      InstInfoCache C(*TI);
+      if (rewrite::isEditable(Fn, C))
+        scheduleFunction(Fn, C, S);
+    }
     Refs = nullptr;
     if (summary)
       S.print(llvm::errs());
@@ -510,10 +516,9 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
   /// its entry; s_nops charged in full) does not rate faster with its
   /// successors, tries its next proposal, else keeps its order (and the
   /// function is planned again).
-  void scheduleFunction(Operation *Fn, rewrite::Summary &S) {
-    Legality L(Fn);
+  void scheduleFunction(Operation *Fn, InstInfoCache &C, rewrite::Summary &S) {
+    Legality L(Fn, C);
     L.setPcrelReferences(*Refs);
-    InstInfoCache &C = L.cache();
     std::vector<Candidate> Cands;
     // The proposals and estimates of every block ask about the same pairs;
     // the function does not change until the candidates are chosen.

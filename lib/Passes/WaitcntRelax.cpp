@@ -32,12 +32,17 @@ struct WaitcntRelaxPass
     rewrite::Summary S;
     S.Pass = "amdgcn-waitcnt-relax";
     SmallVector<Operation *> Fns;
-    rewrite::editableFunctions(getOperation(), Fns);
+    rewrite::candidateFunctions(getOperation(), Fns);
     PcrelReferences Refs(getOperation()); // once for all functions
     for (Operation *Fn : Fns) {
-      Legality L(Fn);
+      TargetInfo *TI = rewrite::targetInfoOrError(Fn, "amdgcn-waitcnt-relax");
+      if (!TI)
+        return signalPassFailure();
+      InstInfoCache C(*TI);
+      if (!rewrite::isEditable(Fn, C))
+        continue;
+      Legality L(Fn, C);
       L.setPcrelReferences(Refs);
-      InstInfoCache &C = L.cache();
       // Each block as it is, in the whole-block model amdgcn-schedule uses
       // (waits, s_nops, latencies, what is in flight at its entry): a plan
       // that makes one slower keeps that block's waits (merging two close

@@ -11,8 +11,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "AnalysisTestUtil.h"
+#include "RewriteUtils.h"
+
+#include "asmevo/Passes/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 
 using namespace asmevo;
 using namespace asmevo::test;
@@ -499,6 +504,28 @@ TEST(InternalCalls, NotModelled) {
               "call [0x3c] s_swappc_b64 s[30:31], s[10:11]: on some path "
               "s[10:11] does not hold a subroutine's address (nothing or "
               "something else writes it after the address computation)");
+  }
+}
+
+// Each pass builds the internal-call model of a function once: the check
+// whether the function is editable builds it in the cache the pass then
+// analyses the function with (it used to build one of its own first).
+TEST(InternalCalls, OneModelPerFunctionAndPass) {
+  registerAsmevoPasses();
+  for (const char *Pass :
+       {"amdgcn-waitcnt-relax", "amdgcn-schedule", "amdgcn-hazard",
+        "amdgcn-dce", "amdgcn-peephole", "amdgcn-regcompact", "amdgcn-nop-trim",
+        "amdgcn-merge-nops"}) {
+    auto F = parseCalls(Kernel);
+    auto CO = F->Fn->getParentOfType<amdgcn::CodeObjectOp>();
+    mlir::PassManager PM(&F->Ctx, amdgcn::CodeObjectOp::getOperationName());
+    std::string Err;
+    llvm::raw_string_ostream ErrOS(Err);
+    ASSERT_TRUE(mlir::succeeded(mlir::parsePassPipeline(Pass, PM, ErrOS)))
+        << Err;
+    unsigned long Before = InternalCallModel::builds();
+    EXPECT_TRUE(mlir::succeeded(PM.run(CO))) << Pass;
+    EXPECT_EQ(InternalCallModel::builds() - Before, 1u) << Pass;
   }
 }
 

@@ -56,6 +56,10 @@ public:
   /// Whether edits outside the fixed parts are safe; else reason() says
   /// which assumption fails.
   bool modelled() const { return Reason.empty(); }
+  /// How many models of internal_calls functions this process has built
+  /// (each walks and analyses the whole function): tests check that the
+  /// passes share one per function.
+  static unsigned long builds();
   const std::string &reason() const { return Reason; }
 
   /// Blocks the entry does not reach (the subroutines and dead code):
