@@ -693,6 +693,11 @@ static const HazardRule Rules[] = {
         UnitList &U) {
        if (!P.isMFMA())
          return 0;
+       // Each source read below is among C's explicit uses: without a
+       // common unit no operand is hit (and its units need not be made).
+       if (!RegUnitInfo::intersects(P.RegUnits[/*Defs=*/true][true],
+                                    C.RegUnits[/*Defs=*/false][true]))
+         return 0;
        const RegUnitInfo &RU = Ctx.Cache.units();
        const InstInfo::RegOperand *Dst = operand(P, 0);
        int Need = 0;
@@ -755,6 +760,12 @@ static const HazardRule Rules[] = {
        if (!P.isMFMA() || P.isDGEMM() || P.Mnemonic.starts_with("v_smfmac"))
          return 0;
        if (isGFX942(Ctx) && xdlOf(Ctx, P) == Xdl::No)
+         return 0;
+       // SrcC is one of P's explicit operands: C writing none of their
+       // units overwrites no SrcC unit.
+       ArrayRef<uint16_t> CDefs = C.RegUnits[/*Defs=*/true][true];
+       if (!RegUnitInfo::intersects(CDefs, P.RegUnits[/*Defs=*/false][true]) &&
+           !RegUnitInfo::intersects(CDefs, P.RegUnits[/*Defs=*/true][true]))
          return 0;
        UnitList SrcC;
        operandUnits(Ctx.Cache.units(), P, 3, SrcC);
@@ -1027,21 +1038,19 @@ void HazardChecker::rulesFor(const InstInfo &C, const HazardContext &Ctx,
       (R.ReadsOrder ? Out.Order : Out.Pair).push_back(&R);
 }
 
-const HazardChecker::ConsumerRules *
-HazardChecker::memoRules(const InstInfo &C) {
+HazardChecker::ConsumerRules *HazardChecker::memoRules(const InstInfo &C) {
   auto [It, Inserted] = MemoRules.try_emplace(C.Op);
   if (Inserted)
     rulesFor(C, HazardContext{Cache, Cache.hazardTarget()}, It->second);
-  const ConsumerRules &R = It->second;
+  ConsumerRules &R = It->second;
   return R.Pair.empty() && R.Order.empty() ? nullptr : &R;
 }
 
 int HazardChecker::pairNeed(const HazardContext &Ctx, const InstInfo &P,
-                            const InstInfo &C,
-                            ArrayRef<const HazardRule *> Rules) {
+                            const InstInfo &C, ConsumerRules &Rules) {
   auto compute = [&] {
     int Need = 0;
-    for (const HazardRule *R : Rules) {
+    for (const HazardRule *R : Rules.Pair) {
       UnitList U;
       Need = std::max(Need, R->Check(Ctx, P, C, U));
     }
@@ -1049,7 +1058,7 @@ int HazardChecker::pairNeed(const HazardContext &Ctx, const InstInfo &P,
   };
   if (!Memoize)
     return compute();
-  auto [It, Inserted] = MemoNeed.try_emplace({P.Op, C.Op}, 0);
+  auto [It, Inserted] = Rules.Need.try_emplace(P.Op, 0);
   if (Inserted)
     It->second = compute();
   return It->second;
@@ -1064,7 +1073,7 @@ int HazardChecker::missingAfter(ArrayRef<Operation *> Prior,
   Ctx.Seq = Prior;
   Ctx.SeqGap = GapBefore;
   ConsumerRules Local;
-  const ConsumerRules *Rules = &Local;
+  ConsumerRules *Rules = &Local;
   if (Memoize)
     Rules = memoRules(C);
   else
@@ -1079,7 +1088,7 @@ int HazardChecker::missingAfter(ArrayRef<Operation *> Prior,
     const InstInfo &P = Cache.get(Prior[K]);
     if (P.Kind == OpKind::Fallthrough)
       continue;
-    int Need = Rules->Pair.empty() ? 0 : pairNeed(Ctx, P, C, Rules->Pair);
+    int Need = Rules->Pair.empty() ? 0 : pairNeed(Ctx, P, C, *Rules);
     for (const HazardRule *R : Rules->Order) {
       UnitList U;
       Need = std::max(Need, R->Check(Ctx, P, C, U));
@@ -1110,7 +1119,7 @@ int HazardOrder::missing(Operation *Consumer) {
   const InstInfo &C = HC.Cache.get(Consumer);
   if (C.Kind == OpKind::Fallthrough || C.Kind == OpKind::Raw)
     return 0;
-  const HazardChecker::ConsumerRules *Rules = HC.memoRules(C);
+  HazardChecker::ConsumerRules *Rules = HC.memoRules(C);
   if (!Rules)
     return 0;
   if (!Rules->Order.empty())
@@ -1128,7 +1137,7 @@ int HazardOrder::missing(Operation *Consumer) {
     const InstInfo &P = *Infos[K];
     if (P.Kind == OpKind::Fallthrough)
       continue;
-    Missing = std::max(Missing, HC.pairNeed(Ctx, P, C, Rules->Pair) - Dist);
+    Missing = std::max(Missing, HC.pairNeed(Ctx, P, C, *Rules) - Dist);
     Dist += int(P.WaitStates) + Gaps[K];
     if (Dist >= MaxHazardWaitStates) {
       Reached = false;

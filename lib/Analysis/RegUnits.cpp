@@ -167,7 +167,15 @@ void RegUnitInfo::addReg(UnitList &L, MCRegister Reg) const {
 }
 
 bool RegUnitInfo::intersects(ArrayRef<uint16_t> A, ArrayRef<uint16_t> B) {
-  size_t I = 0, J = 0;
+  // Most questions (an op's units against each load in flight) compare a
+  // short run of units with a list whose units lie elsewhere: the ranges
+  // and a binary search decide them before the merge.
+  if (A.empty() || B.empty() || A.back() < B.front() || B.back() < A.front())
+    return false;
+  size_t I = std::lower_bound(A.begin(), A.end(), B.front()) - A.begin();
+  size_t J = std::lower_bound(B.begin(), B.end(), A.front()) - B.begin();
+  if (A[I] > B.back() || B[J] > A.back())
+    return false;
   while (I < A.size() && J < B.size()) {
     if (A[I] == B[J])
       return true;

@@ -240,18 +240,20 @@ void WaitcntAnalysis::touching(const PendingState &S, const InstInfo &I,
                                bool UnknownRegisters) {
   if (I.Kind == OpKind::Waitcnt || S.Ops.empty())
     return;
-  UnitList Used, Defined;
-  if (UnknownRegisters) {
+  // The pseudo units come after every MC unit: the register units of a
+  // sorted list are a prefix of it.
+  auto registers = [&](ArrayRef<uint16_t> L) {
+    return L.take_front(
+        std::lower_bound(L.begin(), L.end(), uint16_t(RU.numMCUnits())) -
+        L.begin());
+  };
+  UnitList Every;
+  if (UnknownRegisters)
     for (unsigned U = 0; U < RU.numMCUnits(); ++U)
-      Used.push_back(uint16_t(U));
-  } else {
-    for (uint16_t U : I.Uses)
-      if (!RU.isPseudo(U))
-        Used.push_back(U);
-  }
-  for (uint16_t U : I.Defs)
-    if (!RU.isPseudo(U))
-      Defined.push_back(U);
+      Every.push_back(uint16_t(U));
+  ArrayRef<uint16_t> Used =
+      UnknownRegisters ? ArrayRef<uint16_t>(Every) : registers(I.Uses);
+  ArrayRef<uint16_t> Defined = registers(I.Defs);
   if (Used.empty() && Defined.empty() &&
       !I.uses(RU.pseudo(PseudoUnit::MemLDS)) &&
       !I.defines(RU.pseudo(PseudoUnit::MemLDS)))

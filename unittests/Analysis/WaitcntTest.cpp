@@ -4,6 +4,11 @@
 
 #include "asmevo/Analysis/Waitcnt.h"
 
+#include <algorithm>
+#include <iterator>
+#include <random>
+#include <set>
+
 using namespace asmevo;
 using namespace asmevo::test;
 
@@ -347,4 +352,39 @@ TEST(Waitcnt, IndexedMergeEqualsPairwiseMerge) {
   EXPECT_EQ(Both->Younger[1], 1);
   // A second merge of B changes nothing (the dataflow fixpoint test).
   EXPECT_FALSE(Indexed.merge(B));
+}
+
+TEST(Waitcnt, UnitIntersectionMatchesSets) {
+  // RegUnitInfo::intersects decides by the lists' ranges and a binary
+  // search before it merges (WaitcntAnalysis::touching asks it for every
+  // op in flight): it must answer as the plain set intersection for lists
+  // that are disjoint, interleaved, nested or share only an end.
+  std::mt19937 Rng(7);
+  auto randomList = [&](unsigned Lo, unsigned Span, unsigned N) {
+    std::set<uint16_t> S;
+    for (unsigned K = 0; K < N; ++K)
+      S.insert(uint16_t(Lo + Rng() % Span));
+    return std::vector<uint16_t>(S.begin(), S.end());
+  };
+  unsigned Hits = 0, Misses = 0;
+  for (unsigned Round = 0; Round < 20000; ++Round) {
+    auto A = randomList(Rng() % 64, 1 + Rng() % 48, Rng() % 10);
+    auto B = randomList(Rng() % 64, 1 + Rng() % 48, Rng() % 12);
+    std::vector<uint16_t> Common;
+    std::set_intersection(A.begin(), A.end(), B.begin(), B.end(),
+                          std::back_inserter(Common));
+    bool Want = !Common.empty();
+    ASSERT_EQ(RegUnitInfo::intersects(A, B), Want) << "round " << Round;
+    ASSERT_EQ(RegUnitInfo::intersects(B, A), Want) << "round " << Round;
+    (Want ? Hits : Misses) += 1;
+  }
+  // Both answers were asked often.
+  EXPECT_GT(Hits, 2000u);
+  EXPECT_GT(Misses, 2000u);
+  // Sharing only the first or the last unit.
+  std::vector<uint16_t> X{3, 5, 9}, Y{9, 11}, Z{1, 3};
+  EXPECT_TRUE(RegUnitInfo::intersects(X, Y));
+  EXPECT_TRUE(RegUnitInfo::intersects(Z, X));
+  EXPECT_FALSE(RegUnitInfo::intersects(Y, Z));
+  EXPECT_FALSE(RegUnitInfo::intersects(X, {}));
 }

@@ -124,18 +124,22 @@ private:
   /// The rules for a consumer, split by whether they read the order.
   struct ConsumerRules {
     llvm::SmallVector<const HazardRule *, 8> Pair, Order;
+    /// What each producer asked about needs under Pair. Kept per consumer,
+    /// not in one map of pairs: a consumer's walks ask about the same few
+    /// producers, and one large map missed the cache at every lookup.
+    llvm::DenseMap<mlir::Operation *, int> Need;
   };
   void rulesFor(const InstInfo &C, const HazardContext &Ctx,
                 ConsumerRules &Out);
   /// The consumer's rules (memoized), or null when none applies.
-  const ConsumerRules *memoRules(const InstInfo &C);
+  ConsumerRules *memoRules(const InstInfo &C);
+  /// What P needs before C under R.Pair (memoized in R.Need).
   int pairNeed(const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
-               llvm::ArrayRef<const HazardRule *> Rules);
+               ConsumerRules &R);
 
   InstInfoCache &Cache;
   bool Memoize;
   llvm::DenseMap<mlir::Operation *, ConsumerRules> MemoRules;
-  llvm::DenseMap<std::pair<mlir::Operation *, mlir::Operation *>, int> MemoNeed;
 };
 
 /// HazardChecker::missingAfter over one order that only grows (a list
