@@ -73,7 +73,9 @@ bias along M and relu, beta0 a bias and scaleAlphaVec along N and
 leakyrelu 0.5 (biasType f32, the compute type); spedge: edges in both
 free sizes and a K tail where the solution allows them (past K and past
 the sparse operand's rows the kernels read metadata 0 and run SMFMAC with
-the pair (0,0) on zero A values, which lib/Emu accepts), a bias along M, no
+the pair (0,0) on zero A values, which lib/Emu accepts; rows past M of a
+sparse A meet it with nonzero A values, whose results the oracle seeds and
+asmevo-run, so --check, refuses), a bias along M, no
 activation; MultipleBuffer solutions (_GSUAMB_) also gsu: GSU 3 into a
 workspace (int32 parts for int8 data) that the host check sums. The host
 check (bench/kernels/hostcheck.py check_sparse_gemm) decompresses the
@@ -1299,13 +1301,12 @@ def main():
     ap.add_argument('--out', required=True)
     ap.add_argument('--max-kernels', type=int, default=0,
                     help='kernels per object, evenly spaced (0 = all)')
-    # spedge is opt-in: a spec input that K0 fails under one of the
-    # oracle's reruns (perturbed approximate ops, D16 halves kept) makes the
-    # whole kernel CANNOT DECIDE, and most spedge launches of hipSPARSELt
-    # kernels do (docs/verification.md).
-    ap.add_argument('--variants', default='tile,edge,beta0,gsu',
-                    help='launch variants (tile, edge, beta0, gsu, spedge; '
-                    'spedge is not in the default)')
+    # spedge (hipSPARSELt only) was opt-in while K0 failed the oracle's
+    # D16-kept rerun on most of its launches (an SMFMAC row with an
+    # unspecified result); since the oracle gives such rows seeded values,
+    # K0 is decided on every sampled one (docs/verification.md).
+    ap.add_argument('--variants', default='tile,edge,beta0,gsu,spedge',
+                    help='launch variants (tile, edge, beta0, gsu, spedge)')
     ap.add_argument('--sizes', metavar='M,N,K,BATCH[,PAD]',
                     help='one launch of these sizes (variant "sizes") '
                     'instead of the variants, with --alpha and --beta')
