@@ -193,8 +193,10 @@ def do_object(a, k0, index):
     os.makedirs(work, exist_ok=True)
     k1 = os.path.join(work, "k1.co")
     t = time.monotonic()
-    rc, out, err = run(["nice", opt, k0, "--pipeline=" + a.pipeline, "-o", k1],
-                       a.timeout_opt)
+    only = (["--only-kernels=" + a.kernel_match]
+            if a.opt_only_matching and a.kernel_match else [])
+    rc, out, err = run(["nice", opt, k0, "--pipeline=" + a.pipeline, "-o", k1]
+                       + only, a.timeout_opt)
     res["opt_s"] = time.monotonic() - t
     if rc is None:
         res.update(status="opt-timeout", reason="asmevo-opt timed out")
@@ -276,6 +278,11 @@ def main():
     ap.add_argument("--kernel-match", metavar="RE",
                     help="verify only the changed kernels whose names "
                          "match RE (re.search; sampled after the match)")
+    ap.add_argument("--opt-only-matching", action="store_true",
+                    help="run the pipeline only on the kernels --kernel-match "
+                         "selects (asmevo-opt --only-kernels; an LLVM "
+                         "regular expression there): faster on large objects, "
+                         "and the counts cover those kernels only")
     ap.add_argument("--checkpoint",
                     help="append each finished object's results here (JSON "
                          "lines); objects already in it are not run again")
@@ -300,6 +307,8 @@ def main():
                     help="scratch directory (K1 of failing objects is kept)")
     ap.add_argument("--report", help="write one line per object and kernel")
     a = ap.parse_args()
+    if a.opt_only_matching and not a.kernel_match:
+        ap.error("--opt-only-matching needs --kernel-match")
 
     paths = list(a.objects)
     if a.list:

@@ -2,6 +2,8 @@
 
 #include "RewriteUtils.h"
 
+#include "asmevo/Passes/Passes.h"
+
 #include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
@@ -17,6 +19,8 @@ static bool isCandidate(Operation *Fn, std::string *Why) {
   };
   if (!isa<KernelOp, FuncOp>(Fn))
     return Fail("not a kernel or function");
+  if (Fn->hasAttr(FrozenAttrName))
+    return Fail("frozen: not selected (asmevo-opt --only-kernels)");
   if (Fn->hasAttr("not_relocatable"))
     return Fail("not_relocatable: recovery could not model all of its code");
   if (Fn->getRegion(0).empty())

@@ -40,6 +40,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -74,6 +75,13 @@ static cl::opt<std::string>
              cl::desc("Comma-separated passes to run on the code object, e.g. "
                       "'amdgcn-dce,amdgcn-peephole'. --list-passes shows them"),
              cl::value_desc("passes"), cl::cat(Cat));
+static cl::opt<std::string> OnlyKernels(
+    "only-kernels",
+    cl::desc("Run --pipeline only on the kernels and functions whose symbol "
+             "name matches this regular expression (LLVM Regex, searched); "
+             "the others are emitted as recovered. An error when none "
+             "matches"),
+    cl::value_desc("regex"), cl::cat(Cat));
 static cl::opt<bool> ListPasses("list-passes",
                                 cl::desc("List the registered passes and exit"),
                                 cl::cat(Cat));
@@ -527,11 +535,37 @@ int main(int argc, char **argv) {
     llvm::raw_string_ostream ErrOS(Err);
     if (failed(mlir::parsePassPipeline(Pipeline, PM, ErrOS)))
       return fail("invalid --pipeline '" + Pipeline + "': " + Err);
+    // --only-kernels: the passes skip frozen functions (isEditable).
+    SmallVector<mlir::Operation *> Frozen;
+    if (OnlyKernels.getNumOccurrences()) {
+      Regex RE(OnlyKernels);
+      std::string REErr;
+      if (!RE.isValid(REErr))
+        return fail("invalid --only-kernels '" + OnlyKernels + "': " + REErr);
+      unsigned Selected = 0;
+      for (mlir::Operation &Fn : Op->getBodyBlock()) {
+        if (!isa<amdgcn::KernelOp, amdgcn::FuncOp>(Fn))
+          continue;
+        auto Name = Fn.getAttrOfType<mlir::StringAttr>(
+            mlir::SymbolTable::getSymbolAttrName());
+        if (Name && RE.match(Name.getValue())) {
+          ++Selected;
+          continue;
+        }
+        Fn.setAttr(FrozenAttrName, mlir::UnitAttr::get(&Ctx));
+        Frozen.push_back(&Fn);
+      }
+      if (!Selected)
+        return fail("--only-kernels '" + OnlyKernels +
+                    "' matches no kernel or function of " + InputFile);
+    }
     mlir::TimingScope PipelineTimer = RootTimer.nest("pipeline");
     if (Timing)
       PM.enableTiming(PipelineTimer);
     if (failed(PM.run(*Op)))
       return fail("pass pipeline failed on " + InputFile);
+    for (mlir::Operation *Fn : Frozen)
+      Fn->removeAttr(FrozenAttrName);
   }
 
   if (KeepIfFaster)
