@@ -83,12 +83,19 @@ void InternalCallModel::check(Operation *Fn) {
   // computation may name.
   llvm::DenseSet<int64_t> Entries;
   llvm::DenseMap<int64_t, Block *> EntryBlock;
+  // (An address names the first original instruction: new ops a pass put
+  // before it, s_nops amdgcn-hazard adds at a subroutine's entry, are where
+  // emission lands the reference.)
   for (Block &B : R)
     if (!Reached.contains(&B)) {
       Fixed.insert(&B);
-      if (!B.empty() && getInstId(&B.front()) >= 0) {
-        Entries.insert(getInstId(&B.front()));
-        EntryBlock[getInstId(&B.front())] = &B;
+      for (Operation &Op : B) {
+        int64_t Id = getInstId(&Op);
+        if (Id < 0)
+          continue;
+        Entries.insert(Id);
+        EntryBlock[Id] = &B;
+        break;
       }
     }
   llvm::SetVector<Block *> Targets; // the subroutine entries called
@@ -136,7 +143,7 @@ void InternalCallModel::check(Operation *Fn) {
   // the entry does not reach are dead code, never run): plain ALU code, so
   // a call neither issues nor waits for memory ops (in flight before it,
   // they are in flight after it).
-  llvm::DenseSet<Block *> Sub;
+  llvm::DenseSet<Block *> &Sub = SubBlocks;
   SmallVector<Block *> SubWork(Targets.begin(), Targets.end());
   while (!SubWork.empty()) {
     Block *B = SubWork.pop_back_val();

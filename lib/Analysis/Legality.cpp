@@ -803,16 +803,29 @@ Verdict Legality::checkStructure(Transaction &T) {
                            "(internal_calls) in a way the analyses do not "
                            "model: " +
                                M.reason() + "; it is only moved");
-    for (Block *B : T.Touched)
-      if (M.isFixedBlock(B))
+    // A subroutine may get s_nops when the transaction asks for it
+    // (amdgcn-hazard): they run on every call, only add wait states, and
+    // leave what the model found (no register, memory op or wait; the
+    // references land on them); nothing of it is moved or erased.
+    for (Block *B : T.Touched) {
+      if (!M.isFixedBlock(B))
+        continue;
+      bool OnlyNops = T.SubroutineNops && M.isSubroutineBlock(B);
+      for (const Transaction::Entry &E : T.Log)
+        if (OnlyNops && (E.OldBlock == B || E.Op->getBlock() == B))
+          OnlyNops = E.K == Transaction::Entry::Insert &&
+                     Cache->get(E.Op).Kind == OpKind::Nop;
+      if (!OnlyNops)
         return Verdict::fail(
             Verdict::Kind::Structure,
             "the block of " + blockName(B) +
                 " is not reached from the entry (a subroutine called with "
                 "s_swappc_b64, or dead code): it is kept as it is");
+    }
   }
   for (Block *B : T.Touched)
-    if (isFrozen(B))
+    if (isFrozen(B) &&
+        !(Fn->hasAttr("internal_calls") && internalCalls().isFixedBlock(B)))
       return Verdict::fail(
           Verdict::Kind::Structure,
           "the kernel preloads kernel arguments: its first 256 bytes (the "

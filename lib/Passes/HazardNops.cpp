@@ -115,45 +115,100 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
       CarryKept = 0;
       Legality L(Fn, Cache);
       L.setPcrelReferences(Refs);
-      Legality::Transaction T(L);
       OpBuilder B(Fn->getContext());
-      unsigned Added = 0, Sites = 0;
-      unsigned NearCalls = 0;
-      for (Operation *C : Ops) {
-        // Internal calls and their subroutines stay as they are
-        // (InternalCallModel): their input hazards are left there.
-        if (L.internalCalls().isFixedOp(C)) {
-          unsigned Ignored = 0;
-          NearCalls += missingBefore(C, Ignored, /*Print=*/false) > 0;
-          continue;
-        }
-        int Missing = missingBefore(C, CarryKept, /*Print=*/true);
-        if (Missing <= 0)
-          continue;
-        ++Sites;
+      const InternalCallModel &M = L.internalCalls();
+      auto pad = [&](Legality::Transaction &Tx, Operation *C, int Missing,
+                     unsigned &WaitStates) {
         while (Missing > 0) {
           unsigned N = unsigned(std::min(Missing, 16));
-          T.insertBefore(rewrite::makeNop(B, N), C);
+          Tx.insertBefore(rewrite::makeNop(B, N), C);
           Missing -= int(N);
-          Added += N;
+          WaitStates += N;
+        }
+      };
+      unsigned Added = 0, Sites = 0;
+      bool Changed = false, Refused = false;
+      {
+        Legality::Transaction T(L);
+        for (Operation *C : Ops) {
+          // The calls and the subroutines' ops get theirs below, in a
+          // transaction of their own.
+          if (M.isFixedOp(C))
+            continue;
+          int Missing = missingBefore(C, CarryKept, /*Print=*/true);
+          if (Missing <= 0)
+            continue;
+          ++Sites;
+          pad(T, C, Missing, Added);
+        }
+        if (!T.empty()) {
+          Verdict V = T.commit();
+          Changed = V.Legal;
+          Refused = !V.Legal;
+          if (Refused)
+            llvm::errs() << "amdgcn-hazard: " << rewrite::functionName(Fn)
+                         << " left unchanged: " << V.Reason << "\n";
+        }
+      }
+      // Pairs whose consumer is a call or a subroutine's op (internal
+      // calls, InternalCallModel): the s_nops go right before the consumer,
+      // in the subroutine, where they run on every call that reaches it
+      // (sound for every call site, as s_nops only add wait states and
+      // touch no register, memory op or wait). Not in dead code.
+      unsigned SubSites = 0, SubAdded = 0, Dead = 0;
+      bool SubRefused = false;
+      if (!Refused) {
+        Legality::Transaction T(L);
+        T.allowSubroutineNops();
+        for (Operation *C : Ops) {
+          if (!M.isFixedOp(C))
+            continue;
+          bool InDeadCode = M.isFixedBlock(C->getBlock()) &&
+                            !M.isSubroutineBlock(C->getBlock());
+          unsigned Ignored = 0;
+          int Missing = missingBefore(C, InDeadCode ? Ignored : CarryKept,
+                                      /*Print=*/!InDeadCode);
+          if (Missing <= 0)
+            continue;
+          if (InDeadCode) {
+            ++Dead;
+            continue;
+          }
+          ++SubSites;
+          pad(T, C, Missing, SubAdded);
+        }
+        if (!T.empty()) {
+          Verdict V = T.commit();
+          Changed |= V.Legal;
+          SubRefused = !V.Legal;
+          if (SubRefused)
+            llvm::errs() << "amdgcn-hazard: " << rewrite::functionName(Fn)
+                         << ": the s_nops for its subroutines and calls were "
+                            "refused: "
+                         << V.Reason << "\n";
         }
       }
       if (CarryKept)
         S.add("carry reads left as in the input", CarryKept);
-      if (NearCalls)
-        S.add("left in subroutines and at internal calls", NearCalls);
-      if (T.empty())
-        continue;
-      Verdict V = T.commit();
-      if (!V) {
+      if (Dead)
+        S.add("left in dead code", Dead);
+      if (SubRefused)
+        S.add("left in subroutines and at internal calls", SubSites);
+      if (Refused) {
         ++S.Refused;
-        llvm::errs() << "amdgcn-hazard: " << rewrite::functionName(Fn)
-                     << " left unchanged: " << V.Reason << "\n";
         continue;
       }
+      if (!Changed)
+        continue;
       ++S.FunctionsChanged;
-      S.add("hazards fixed", Sites);
-      S.add("wait states added", Added);
+      if (Sites) {
+        S.add("hazards fixed", Sites);
+        S.add("wait states added", Added);
+      }
+      if (SubSites && !SubRefused) {
+        S.add("hazards fixed in subroutines and at calls", SubSites);
+        S.add("wait states added there", SubAdded);
+      }
     }
     if (summary)
       S.print(llvm::errs());

@@ -5,10 +5,13 @@
 // write of another register that nothing after the return reads goes,
 // also right before the call. Hazards are followed across the call and
 // the return: the subroutine's s14 needs 5 wait states before the load
-// after the return (s_nop 3 and the s_setpc_b64 give them); the lane
-// select s16 written right before the call needs 4 in the subroutine,
-// which is kept as it is (the pair is left, counted with the subroutine's
-// own two: s12 -> v_readlane, v4 -> v_readfirstlane).
+// after the return (s_nop 3 and the s_setpc_b64 give them). Pairs whose
+// consumer is in the subroutine get their s_nops there, right before the
+// consumer, where they run on every call (the subroutine's ops otherwise
+// stay as they are): the lane select s16 written right before the call
+// needs 4 wait states, the call gives 1 (s_nop 2 at the subroutine's
+// entry, where the call lands); the subroutine's own s12 -> v_readlane
+// (s_nop 3) and v4 -> v_readfirstlane (s_nop 0).
 // RUN: asmevo-opt %s --pipeline='amdgcn-hazard{summary=1},amdgcn-dce{summary=1}' -o - 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=SUMMARY < %t.err
 
@@ -51,13 +54,19 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
     amdgcn.inst [0x5c] global_store_dword "v3, v7, s[4:5]"
     amdgcn.inst [0x64] global_store_dword "v3, v10, s[4:5]"
     amdgcn.s_endpgm [0x6c]
-    // The subroutine keeps its dead write (v9) and its own hazard pair
-    // (v_readfirstlane writes s12, v_readlane selects the lane with it).
+    // The subroutine keeps its dead write (v9) and gets the s_nops of its
+    // hazard pairs.
     // CHECK: ^bb1:
+    // CHECK-NEXT: amdgcn.s_nop 2
     // CHECK-NEXT: v_readlane_b32 "s15, v4, s16"
     // CHECK-NEXT: v_mov_b32_e32 "v9, 1"
     // CHECK-NEXT: v_readfirstlane_b32 "s12, v1"
+    // CHECK-NEXT: amdgcn.s_nop 3
     // CHECK-NEXT: v_readlane_b32 "s13, v4, s12"
+    // CHECK-NEXT: v_add_u32_e32 "v4, 7, v4"
+    // CHECK-NEXT: amdgcn.s_nop 0
+    // CHECK-NEXT: v_readfirstlane_b32 "s14, v4"
+    // CHECK-NEXT: amdgcn.indirect {{.*}} s_setpc_b64
   ^bb1:  // no predecessors
     amdgcn.inst [0x200] v_readlane_b32 "s15, v4, s16"
     amdgcn.inst [0x204] v_mov_b32_e32 "v9, 1"
@@ -68,5 +77,5 @@ amdgcn.code_object "amdgcn-amd-amdhsa--gfx942:xnack-" {
     amdgcn.indirect [0x218] s_setpc_b64 "s[30:31]"
   }
 }
-// SUMMARY: amdgcn-hazard: 1 function(s) changed, left in subroutines and at internal calls 3, hazards fixed 2, wait states added 8
+// SUMMARY: amdgcn-hazard: 1 function(s) changed, hazards fixed 2, wait states added 8, hazards fixed in subroutines and at calls 3, wait states added there 8
 // SUMMARY: amdgcn-dce: 1 function(s) changed, instructions removed 3

@@ -239,6 +239,45 @@ TEST(InternalCalls, HazardAcrossTheReturn) {
             "missing)");
 }
 
+// amdgcn-schedule's estimate (missingAfter over a block's order) does not
+// follow calls: it sees neither the subroutine's write of s14 before the
+// load after the return nor the subroutine's consumer of s12. Legality
+// backs it: the scheduler's transaction (s_nops dropped, then
+// insertNopsForHazards) pads the load in the caller, and the pair into the
+// subroutine would need an s_nop there, which only amdgcn-hazard's
+// transaction may add.
+TEST(InternalCalls, ScheduleEstimateBackedByLegality) {
+  auto F = parseCalls(HazardKernel);
+  Legality L(F->Fn);
+  ASSERT_TRUE(L.internalCalls().modelled()) << L.internalCalls().reason();
+  HazardChecker Estimate(L.cache(), /*MemoizePairs=*/true);
+  llvm::SmallVector<mlir::Operation *> Prior;
+  for (int64_t Id : {0x0, 0x4, 0xc, 0x10, 0x14, 0x1c})
+    Prior.push_back(F->byId(Id));
+  llvm::SmallVector<int> Gaps(Prior.size(), 0);
+  EXPECT_EQ(Estimate.missingAfter(Prior, Gaps, F->byId(0x24)), 0);
+  // Without the s_nop after the call: 4 wait states missing across the
+  // return, put back before the load.
+  {
+    Legality::Transaction T(L);
+    T.erase(F->byId(0x20));
+    EXPECT_EQ(T.insertNopsForHazards(), 4u);
+    EXPECT_EQ(F->byId(0x24)->getPrevNode()->getName().getStringRef(),
+              "amdgcn.s_nop");
+    Verdict V = T.verify();
+    EXPECT_TRUE(V) << V.Reason;
+  }
+  // Without the s_nop before the call: the s_nops would go into the
+  // subroutine, refused.
+  {
+    Legality::Transaction T(L);
+    T.erase(F->byId(0x18));
+    EXPECT_EQ(T.insertNopsForHazards(), 3u);
+    Verdict V = T.verify();
+    EXPECT_EQ(V.K, Verdict::Kind::Structure) << V.Reason;
+  }
+}
+
 TEST(InternalCalls, HazardFromEveryCallSite) {
   // Two calls reach the subroutine: its consumer's pair has the fewer wait
   // states of the two paths (the second call's, 1).
@@ -397,6 +436,84 @@ TEST(InternalCalls, SubroutineKept) {
             "v_add_u32_e32 v4, 7, v4 is not reached from the entry (a "
             "subroutine called with s_swappc_b64, or dead code): it is kept "
             "as it is");
+}
+
+// amdgcn-hazard's transaction may put s_nops into a subroutine (for the
+// pairs whose consumer is there); nothing else changes a subroutine, and
+// dead code and other transactions stay refused.
+TEST(InternalCalls, SubroutineNopsOnly) {
+  std::string K = Kernel;
+  K += R"(
+  ^bb2:  // no predecessors
+    amdgcn.inst [0x300] v_add_u32_e32 "v5, 7, v5"
+    amdgcn.indirect [0x304] s_setpc_b64 "s[30:31]")";
+  auto F = parseCalls(K);
+  Legality L(F->Fn);
+  const InternalCallModel &M = L.internalCalls();
+  ASSERT_TRUE(M.modelled()) << M.reason();
+  mlir::Operation *Sub = F->byId(0x200), *Dead = F->byId(0x300);
+  EXPECT_TRUE(M.isSubroutineBlock(Sub->getBlock()));
+  EXPECT_FALSE(M.isSubroutineBlock(Dead->getBlock()));
+  EXPECT_TRUE(M.isFixedBlock(Dead->getBlock()));
+  mlir::OpBuilder B(&F->Ctx);
+  auto nop = [&] {
+    return amdgcn::NopOp::create(B, B.getUnknownLoc(), -1, 1).getOperation();
+  };
+  const std::string Kept =
+      " is not reached from the entry (a subroutine called with "
+      "s_swappc_b64, or dead code): it is kept as it is";
+  // Without asking: refused, as before.
+  {
+    Legality::Transaction T(L);
+    T.insertBefore(nop(), Sub);
+    Verdict V = T.verify();
+    EXPECT_EQ(V.Reason, "the block of [0x200] v_add_u32_e32 v4, 7, v4" + Kept);
+  }
+  // Dead code: refused even when asked.
+  {
+    Legality::Transaction T(L);
+    T.allowSubroutineNops();
+    T.insertBefore(nop(), Dead);
+    Verdict V = T.verify();
+    EXPECT_EQ(V.Reason, "the block of [0x300] v_add_u32_e32 v5, 7, v5" + Kept);
+  }
+  // Another op than an s_nop, or an s_nop with a move in the subroutine.
+  {
+    Legality::Transaction T(L);
+    T.allowSubroutineNops();
+    std::string Err;
+    mlir::Operation *Mov =
+        rewrite::makeInst(B, L.cache().target(), "v_mov_b32 v40, 0", Err);
+    ASSERT_TRUE(Mov) << Err;
+    T.insertBefore(Mov, Sub);
+    EXPECT_EQ(T.verify().K, Verdict::Kind::Structure);
+  }
+  {
+    Legality::Transaction T(L);
+    T.allowSubroutineNops();
+    T.insertBefore(nop(), Sub);
+    T.erase(Sub);
+    EXPECT_EQ(T.verify().K, Verdict::Kind::Structure);
+  }
+  // An s_nop at the subroutine's entry (where the call lands) and one
+  // before its return: accepted, and the model built again from the edited
+  // function still finds the call's subroutine (its first original op).
+  {
+    Legality::Transaction T(L);
+    T.allowSubroutineNops();
+    T.insertBefore(nop(), Sub);
+    T.insertBefore(nop(), F->byId(0x204));
+    Verdict V = T.commit();
+    EXPECT_TRUE(V) << V.Reason;
+  }
+  EXPECT_EQ(Sub->getPrevNode() ? Sub->getPrevNode()->getName().getStringRef()
+                               : "",
+            "amdgcn.s_nop");
+  InstInfoCache Fresh(L.cache().target());
+  InternalCallModel Again(F->Fn, Fresh);
+  EXPECT_TRUE(Again.modelled()) << Again.reason();
+  ASSERT_EQ(Again.targetsOf(F->byId(0x3c)).size(), 1u);
+  EXPECT_EQ(Again.targetsOf(F->byId(0x3c))[0], Sub->getBlock());
 }
 
 TEST(InternalCalls, NotModelled) {

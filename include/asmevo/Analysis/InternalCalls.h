@@ -26,7 +26,8 @@
 //  * the hazard checker follows the instructions as they run, across each
 //    call into the subroutines it may reach and across their returns
 //    (HazardChecker), so the code around the calls is edited like any
-//    other; the calls and the subroutines stay as they are.
+//    other; the calls and the subroutines stay as they are (but for the
+//    s_nops amdgcn-hazard puts before a subroutine's consumers).
 //
 // Anything else keeps the function unedited, with the reason.
 //
@@ -65,6 +66,10 @@ public:
   /// Blocks the entry does not reach (the subroutines and dead code):
   /// never edited.
   bool isFixedBlock(mlir::Block *B) const { return Fixed.contains(B); }
+  /// Blocks of the subroutines (the fixed blocks a call reaches; the
+  /// others are dead code). Legality lets s_nops be put there: they run on
+  /// every call and only add wait states.
+  bool isSubroutineBlock(mlir::Block *B) const { return SubBlocks.contains(B); }
   llvm::ArrayRef<mlir::Operation *> callSites() const { return Calls; }
   /// The subroutine entries Call may reach (empty for other ops).
   llvm::ArrayRef<mlir::Block *> targetsOf(mlir::Operation *Call) const {
@@ -109,6 +114,7 @@ private:
   InstInfoCache &Cache;
   std::string Reason;
   llvm::DenseSet<mlir::Block *> Fixed;
+  llvm::DenseSet<mlir::Block *> SubBlocks;
   llvm::SmallVector<mlir::Operation *, 8> Calls;
   llvm::DenseSet<mlir::Operation *> FixedOps; // the calls
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Block *, 4>>

@@ -28,7 +28,8 @@
 //  * structure: edits across blocks, of terminators, or in code recovery
 //    could not model (not_relocatable functions, raw words); in functions
 //    that call into their own code (internal_calls), every edit where
-//    InternalCallModel's assumptions fail, and edits of the subroutines.
+//    InternalCallModel's assumptions fail, and edits of the subroutines
+//    (but s_nops put there by a transaction that allows them).
 //
 // What the legality layer does not decide is whether new instructions
 // compute the same values as the ones they replace: that is the
@@ -140,6 +141,11 @@ public:
     /// wait states added.
     unsigned insertNopsForHazards();
 
+    /// Lets this transaction put s_nops into the subroutines of internal
+    /// calls (only that: nothing there moves or goes), for hazards whose
+    /// consumer is there; other edits of fixed code stay refused.
+    void allowSubroutineNops() { SubroutineNops = true; }
+
     /// Checks the current state against the baseline.
     Verdict verify();
     /// verify(); keeps the edits and makes them the baseline when legal,
@@ -175,6 +181,7 @@ public:
     llvm::DenseMap<mlir::Operation *, uint8_t> Kinds;
     llvm::SetVector<mlir::Block *> Touched;
     bool MemoryTouched = false;
+    bool SubroutineNops = false;
     bool Done = false;
     Verdict StructureError;
     std::unique_ptr<WaitcntAnalysis> Fresh;
@@ -204,7 +211,8 @@ public:
 
   /// Blocks whose layout must not change (the kernarg-preload prologue,
   /// the subroutines of an internal_calls function): any edit touching
-  /// them is refused.
+  /// them is refused (but s_nops in a subroutine, when the transaction
+  /// allows them).
   bool isFrozen(mlir::Block *B);
   /// The model of the function's calls into its own code (internal_calls),
   /// shared through the InstInfoCache (InstInfoCache::internalCalls): made
