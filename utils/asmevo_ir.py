@@ -6,11 +6,18 @@ import collections
 import re
 
 KERNEL_RE = re.compile(r"^\s*amdgcn\.(kernel|func) @(\S+)")
-ID_RE = re.compile(r"\[0x[0-9a-f]+\] ")
+# An op's id: its address in the original code, before its text or at the
+# end of the line (s_endpgm, s_barrier).
+ID_RE = re.compile(r"\[0x[0-9a-f]+\]( |$)")
+# A PC-relative operand's target and anchor addresses: only their distance
+# is the code's; both move when emission moves the function.
+PCREL_RE = re.compile(r"pcrel\((\w+), 0x([0-9a-f]+) from 0x([0-9a-f]+)")
 COUNT_RE = re.compile(r'"\.(vgpr|sgpr|agpr)_count" = (\d+)')
 
 # kind: "kernel" or "func"; insts: the op lines without their [0x..] ids
-# (fallthrough markers left out); counts: the metadata register counts.
+# and with PC-relative targets as distances, so that a function emission
+# only moved compares equal (fallthrough markers left out); counts: the
+# metadata register counts.
 Function = collections.namedtuple("Function", "kind insts counts")
 
 BRANCHES = ("amdgcn.s_branch", "amdgcn.cbranch")
@@ -31,7 +38,10 @@ def functions(mlir_text):
             continue
         s = line.strip()
         if s.startswith("amdgcn.") and not s.startswith("amdgcn.fallthrough"):
-            funcs[cur].insts.append(ID_RE.sub("", s))
+            s = PCREL_RE.sub(lambda m: "pcrel(%s, %+#x" % (
+                m.group(1), int(m.group(2), 16) - int(m.group(3), 16)),
+                ID_RE.sub("", s))
+            funcs[cur].insts.append(s)
     return funcs
 
 
