@@ -29,6 +29,8 @@ bool asmevo::isNoWait(const unsigned Counts[NumCounters]) {
 bool PendingOp::writesAny(ArrayRef<uint16_t> Units) const {
   if (!Defs)
     return !Units.empty();
+  if (Units.empty() || DefsHi < Units.front() || DefsLo > Units.back())
+    return false;
   return RegUnitInfo::intersects(*Defs, Units);
 }
 
@@ -138,6 +140,8 @@ void PendingState::issue(const InstInfo &I) {
   N.Counters = I.Counters;
   N.InOrder = I.InOrder;
   N.Defs = &I.Defs;
+  N.DefsLo = I.Defs.empty() ? UINT16_MAX : I.Defs.front();
+  N.DefsHi = I.Defs.empty() ? 0 : I.Defs.back();
   N.LdsDma =
       I.MemWrite == MemSpace::LDS && (I.Counters & counterBit(Counter::VM));
   Ops.push_back(N);

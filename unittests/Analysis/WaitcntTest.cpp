@@ -69,6 +69,28 @@ TEST(Waitcnt, OverwriteOfPendingDestination) {
                                      "v0"});
 }
 
+TEST(Waitcnt, WritesAtTheEndsOfAWideLoad) {
+  // An op in flight keeps its first and last unit (PendingOp::DefsLo,
+  // DefsHi) to rule out most ops without reading its list: overwriting the
+  // last and the first register of a 4-register load is unwaited, the
+  // registers around it are not. (Writes, not reads: a VALU op also reads
+  // EXEC, which widens a read's range, and the same test with reads passed
+  // with a wrong DefsHi.)
+  EXPECT_EQ(unwaited(R"(
+    amdgcn.inst [0x0] global_load_dwordx4 "v[2:5], v[8:9], off"
+    amdgcn.inst [0x8] v_mov_b32_e32 "v5, 0"
+    amdgcn.inst [0xc] v_mov_b32_e32 "v6, 0"
+    amdgcn.inst [0x10] v_mov_b32_e32 "v1, 0"
+    amdgcn.inst [0x14] v_mov_b32_e32 "v2, 0"
+    amdgcn.s_waitcnt vmcnt(0)
+    amdgcn.s_endpgm)"),
+            (std::vector<std::string>{
+                "[0x8] v_mov_b32_e32 v5, 0 <- [0x0] global_load_dwordx4 "
+                "v[2:5], v[8:9], off on v5",
+                "[0x14] v_mov_b32_e32 v2, 0 <- [0x0] global_load_dwordx4 "
+                "v[2:5], v[8:9], off on v2"}));
+}
+
 TEST(Waitcnt, SmemOutOfOrderLdsInOrder) {
   // lgkmcnt(1) completes the older LDS read (one younger LDS op) but never
   // an SMEM load.

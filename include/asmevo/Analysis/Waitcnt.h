@@ -58,6 +58,10 @@ struct PendingOp {
   /// The register units it will write when it completes; null = every
   /// register (unknown operation).
   const UnitList *Defs = nullptr;
+  /// The first and last unit of Defs, set by PendingState::issue:
+  /// writesAny decides most questions from them without reading the list,
+  /// which lives in the producer's record (the defaults exclude nothing).
+  uint16_t DefsLo = 0, DefsHi = UINT16_MAX;
   /// A vector memory op that writes LDS (buffer/global load with lds):
   /// LDS ops must wait for it.
   bool LdsDma = false;
