@@ -552,6 +552,14 @@ inline uint64_t asU64(double F) {
   return X;
 }
 
+// Folds V into the hash H: the verification hooks' keys of approximate
+// operations and poison, and Mfma.cpp's unspecified SMFMAC elements.
+inline uint64_t mixHash(uint64_t H, uint64_t V) {
+  H ^= V + 0x9e3779b97f4a7c15ull + (H << 6) + (H >> 2);
+  H *= 0xbf58476d1ce4e5b9ull;
+  return H ^ (H >> 31);
+}
+
 // Verification hooks (VerifyHooks.cpp): Memory::Observer::approx around an
 // approximate opcode.
 void approxHookBefore(Wave &W, const Inst &I);

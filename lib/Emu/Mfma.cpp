@@ -201,12 +201,6 @@ double elem(ET T, uint64_t Bits) {
   return 0;
 }
 
-uint64_t mixKey(uint64_t H, uint64_t V) {
-  H ^= V + 0x9e3779b97f4a7c15ull + (H << 6) + (H >> 2);
-  H *= 0xbf58476d1ce4e5b9ull;
-  return H ^ (H >> 31);
-}
-
 // Reads element E (of Bits width) of lane L of a register operand.
 uint64_t readElem(Wave &W, const Opnd &O, unsigned L, unsigned E,
                   unsigned Bits) {
@@ -393,19 +387,19 @@ void hMfma(Wave &W, const Inst &I) {
     ++W.C->UnspecifiedResults;
     if (I.D)
       for (char Ch : baseMnemonic(I.D->Mnemonic))
-        InstKey = mixKey(InstKey, uint8_t(Ch));
-    InstKey = mixKey(InstKey, I.Cbsz | I.Abid << 8 | I.Blgp << 16);
+        InstKey = mixHash(InstKey, uint8_t(Ch));
+    InstKey = mixHash(InstKey, I.Cbsz | I.Abid << 8 | I.Blgp << 16);
     RowKey.assign(size_t(NB) * M, 0);
     ColKey.assign(size_t(NB) * N, 0);
     for (unsigned L = 0; L < 64; ++L) {
       size_t RK = size_t((L / M) % NB) * M + L % M;
-      RowKey[RK] = mixKey(RowKey[RK], W.lanes(*IdxOp)[L]);
+      RowKey[RK] = mixHash(RowKey[RK], W.lanes(*IdxOp)[L]);
       for (unsigned E = 0; E < KplA; ++E)
-        RowKey[RK] = mixKey(RowKey[RK], readElem(W, I.Src[0], L, E, BA));
+        RowKey[RK] = mixHash(RowKey[RK], readElem(W, I.Src[0], L, E, BA));
       size_t CK = size_t((L / N) % NB) * N + L % N;
       for (unsigned E = 0; E < KplB; ++E)
-        ColKey[CK] = mixKey(ColKey[CK],
-                            readElem(W, I.Src[1], blgpLane(L, I.Blgp), E, BB));
+        ColKey[CK] = mixHash(ColKey[CK],
+                             readElem(W, I.Src[1], blgpLane(L, I.Blgp), E, BB));
     }
   }
   // Output layout parameters.
@@ -433,9 +427,9 @@ void hMfma(Wave &W, const Inst &I) {
       }
       uint32_t C = uint32_t(readElem(W, *COp, L, R, 32));
       if (AnyUnspec && UnspecRow[size_t(ABlock[Blk]) * M + Row]) {
-        uint64_t X = mixKey(InstKey, RowKey[size_t(ABlock[Blk]) * M + Row]);
-        X = mixKey(mixKey(X, ColKey[size_t(Blk) * N + J]), C);
-        Out[R * 64 + L] = uint32_t(mixKey(X, Row << 16 | J));
+        uint64_t X = mixHash(InstKey, RowKey[size_t(ABlock[Blk]) * M + Row]);
+        X = mixHash(mixHash(X, ColKey[size_t(Blk) * N + J]), C);
+        Out[R * 64 + L] = uint32_t(mixHash(X, Row << 16 | J));
         continue;
       }
       if (D.IntOut) {

@@ -17,11 +17,6 @@ namespace asmevo {
 namespace emu {
 
 namespace {
-uint64_t mix(uint64_t H, uint64_t V) {
-  H ^= V + 0x9e3779b97f4a7c15ull + (H << 6) + (H >> 2);
-  H *= 0xbf58476d1ce4e5b9ull;
-  return H ^ (H >> 31);
-}
 /// The perturbed result of v_rcp_f32 / v_rcp_iflag_f32 for the operand
 /// bits X, as a mask to XOR into the emulator's correctly rounded result.
 /// AMD's ISA guide gives V_RCP_F32 1 ULP accuracy and exact results where
@@ -54,20 +49,23 @@ void approxHookBefore(Wave &W, const Inst &I) {
   uint64_t H = 0x243f6a8885a308d3ull;
   if (I.D)
     for (char Ch : baseMnemonic(I.D->Mnemonic))
-      H = mix(H, uint8_t(Ch));
-  H = mix(H, uint64_t(I.Neg) | uint64_t(I.Abs) << 8 | uint64_t(I.NegHi) << 16 |
-                 uint64_t(I.OpSel) << 24 | uint64_t(I.OpSelHi) << 32 |
-                 uint64_t(I.Clamp) << 40 | uint64_t(I.Omod) << 48);
-  H = mix(H, uint64_t(I.DstSel) | uint64_t(I.DstUnused) << 8 |
-                 uint64_t(I.SrcSel[0]) << 16 | uint64_t(I.SrcSel[1]) << 24 |
-                 uint64_t(I.SrcSext[0]) << 32 | uint64_t(I.SrcSext[1]) << 40);
-  H = mix(H, uint64_t(I.DppCtrl) | uint64_t(I.RowMask) << 16 |
-                 uint64_t(I.BankMask) << 24 | uint64_t(I.BoundCtrl) << 32 |
-                 uint64_t(uint8_t(I.E)) << 40);
-  H = mix(H, uint64_t(I.Off));
-  H = mix(H, uint64_t(I.C0) | uint64_t(I.C1) << 32);
-  H = mix(H, uint64_t(I.C2) | uint64_t(W.Mode) << 32);
-  H = mix(H, uint64_t(I.Cbsz) | uint64_t(I.Abid) << 8 | uint64_t(I.Blgp) << 16);
+      H = mixHash(H, uint8_t(Ch));
+  H = mixHash(H, uint64_t(I.Neg) | uint64_t(I.Abs) << 8 |
+                     uint64_t(I.NegHi) << 16 | uint64_t(I.OpSel) << 24 |
+                     uint64_t(I.OpSelHi) << 32 | uint64_t(I.Clamp) << 40 |
+                     uint64_t(I.Omod) << 48);
+  H = mixHash(H, uint64_t(I.DstSel) | uint64_t(I.DstUnused) << 8 |
+                     uint64_t(I.SrcSel[0]) << 16 | uint64_t(I.SrcSel[1]) << 24 |
+                     uint64_t(I.SrcSext[0]) << 32 |
+                     uint64_t(I.SrcSext[1]) << 40);
+  H = mixHash(H, uint64_t(I.DppCtrl) | uint64_t(I.RowMask) << 16 |
+                     uint64_t(I.BankMask) << 24 | uint64_t(I.BoundCtrl) << 32 |
+                     uint64_t(uint8_t(I.E)) << 40);
+  H = mixHash(H, uint64_t(I.Off));
+  H = mixHash(H, uint64_t(I.C0) | uint64_t(I.C1) << 32);
+  H = mixHash(H, uint64_t(I.C2) | uint64_t(W.Mode) << 32);
+  H = mixHash(H, uint64_t(I.Cbsz) | uint64_t(I.Abid) << 8 |
+                     uint64_t(I.Blgp) << 16);
   // Uniform operands, and whole registers when lanes cross: DPP, and the
   // matrix instructions, whose result in a lane depends on every lane's A,
   // B and C (per-lane keys would let K1 regroup lanes between MFMAs with
@@ -79,7 +77,7 @@ void approxHookBefore(Wave &W, const Inst &I) {
     for (unsigned J = 0; J < O.Count; ++J) {
       const uint32_t *R = W.lanes(O, J);
       for (unsigned L = 0; L < 64; ++L)
-        H = mix(H, R[L]);
+        H = mixHash(H, R[L]);
     }
   };
   // SMFMAC reads its accumulator from the destination, not a source.
@@ -87,15 +85,15 @@ void approxHookBefore(Wave &W, const Inst &I) {
     mixWholeRegisters(I.Dst[0]);
   for (unsigned K = 0; K < I.NSrc; ++K) {
     const Opnd &O = I.Src[K];
-    H = mix(H, uint64_t(O.Kind) | uint64_t(O.Count) << 8);
+    H = mixHash(H, uint64_t(O.Kind) | uint64_t(O.Count) << 8);
     if (O.isVReg()) {
       if (CrossLane)
         mixWholeRegisters(O);
     } else if (O.Kind == OK::S) {
       for (unsigned J = 0; J < std::max<unsigned>(O.Count, 1); ++J)
-        H = mix(H, W.S[(O.Reg + J) & 127]);
+        H = mixHash(H, W.S[(O.Reg + J) & 127]);
     } else {
-      H = mix(H, readS64(W, O));
+      H = mixHash(H, readS64(W, O));
     }
   }
   uint64_t Exec = W.exec();
@@ -108,7 +106,7 @@ void approxHookBefore(Wave &W, const Inst &I) {
         for (unsigned L = 0; L < 64; ++L)
           if (Exec >> L & 1)
             for (unsigned J = 0; J < I.Src[Src].Count; ++J)
-              K = mix(K, W.lanes(I.Src[Src], J)[L]);
+              K = mixHash(K, W.lanes(I.Src[Src], J)[L]);
     Obs->approx(C.WgLinear, W.Id, 0, K);
     return;
   }
@@ -126,7 +124,7 @@ void approxHookBefore(Wave &W, const Inst &I) {
       if (!O.isVReg() || CrossLane)
         continue;
       for (unsigned J = 0; J < O.Count; ++J)
-        K = mix(K, W.lanes(O, J)[L]);
+        K = mixHash(K, W.lanes(O, J)[L]);
     }
     uint32_t M = Obs->approx(C.WgLinear, W.Id, L, K);
     if (M && Rcp) {
@@ -154,13 +152,13 @@ void poisonInitialState(Wave &W, unsigned NumInitSgprs) {
   uint64_t Seed = W.C->Sh->Mem->Obs->poisonSeed();
   if (!Seed)
     return;
-  uint64_t H = mix(mix(Seed, W.C->WgLinear), W.Id);
+  uint64_t H = mixHash(mixHash(Seed, W.C->WgLinear), W.Id);
   // Each value is keyed by where it lives, not drawn from one stream: K0 and
   // K1 that allocate different numbers of registers (amdgcn-regcompact)
   // must see the same poison in the same places (a stream shifted the LDS
   // poison by the AGPRs allocated and made equal kernels differ).
   auto at = [&](uint64_t Space, uint64_t Index) {
-    return uint32_t(mix(mix(H, Space), Index) >> 16);
+    return uint32_t(mixHash(mixHash(H, Space), Index) >> 16);
   };
   // SGPRs the ABI does not set; EXEC, flat_scratch, xnack_mask and the
   // trap temporaries keep their values.
