@@ -112,9 +112,23 @@ void DependenceGraph::build(ArrayRef<Operation *> Ops,
   llvm::DenseMap<unsigned, unsigned> LastDef;
   llvm::DenseMap<unsigned, SmallVector<unsigned, 2>> UsesSince;
   int LastBarrier = -1;
+  auto ordersMemory = [&](const InstInfo &I) {
+    return I.Sync || (Opts.CallsOrderMemory && I.isModelledInternalCall());
+  };
   for (unsigned J = 0; J < N; ++J) {
     const InstInfo &I = Cache.get(Ops[J]);
     bool FullBarrier = Cache.unknownRegisters(Ops[J]);
+    ArrayRef<uint16_t> Uses = I.Uses, Defs = I.Defs;
+    UnitList CallUses, CallDefs;
+    if (!I.Sync && ordersMemory(I)) {
+      uint16_t Order = RU.pseudo(PseudoUnit::Order);
+      CallUses.assign(I.Uses.begin(), I.Uses.end());
+      CallDefs.assign(I.Defs.begin(), I.Defs.end());
+      RegUnitInfo::addUnit(CallUses, Order);
+      RegUnitInfo::addUnit(CallDefs, Order);
+      Uses = CallUses;
+      Defs = CallDefs;
+    }
     if (I.IsTerminator || FullBarrier) {
       for (unsigned K = 0; K < J; ++K)
         addEdge(K, J, DepKind::Control, {});
@@ -123,7 +137,7 @@ void DependenceGraph::build(ArrayRef<Operation *> Ops,
     }
     if (FullBarrier)
       LastBarrier = int(J);
-    for (uint16_t U : I.Uses) {
+    for (uint16_t U : Uses) {
       auto It = LastDef.find(U);
       if (It != LastDef.end()) {
         uint16_t X = U;
@@ -131,7 +145,7 @@ void DependenceGraph::build(ArrayRef<Operation *> Ops,
       }
       UsesSince[U].push_back(J);
     }
-    for (uint16_t U : I.Defs) {
+    for (uint16_t U : Defs) {
       uint16_t X = U;
       auto It = LastDef.find(U);
       if (It != LastDef.end())
@@ -176,7 +190,7 @@ void DependenceGraph::build(ArrayRef<Operation *> Ops,
           addEdge(It->second, J, DepKind::WaitCount, {});
       }
       for (unsigned K = J + 1; K < N; ++K)
-        if (Cache.get(Ops[K]).Sync)
+        if (ordersMemory(Cache.get(Ops[K])))
           addEdge(J, K, DepKind::WaitFence, {});
       SmallVector<PendingOp, 4> Covered;
       S.wait(I.Wait, &Covered);

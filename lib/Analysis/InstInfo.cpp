@@ -88,6 +88,13 @@ const InstInfo &InstInfoCache::get(Operation *Op) {
         for (uint16_t U : It->second.second)
           RegUnitInfo::addUnit(Slot->Defs, U);
         Slot->CalleeEffectsKnown = true;
+        // The effects are set only for a modelled function, whose
+        // subroutines hold no memory op and no wait: the call orders no
+        // memory op and is no sync point (what in flight it reads or
+        // overwrites is in Uses and Defs; the wait check sees it there).
+        Slot->Sync = false;
+        llvm::erase(Slot->Uses, RU.pseudo(PseudoUnit::Order));
+        llvm::erase(Slot->Defs, RU.pseudo(PseudoUnit::Order));
       }
     }
   }

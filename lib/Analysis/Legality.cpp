@@ -158,7 +158,8 @@ void Legality::recordWaits(const WaitcntAnalysis &W, ArrayRef<Block *> Blocks,
           BaseUnwaitedAsIs[{Op, P->Op}] |= P->Counters;
         }
       }
-      if (I.Sync) {
+      // (The passes' planners ask it of modelled internal calls too.)
+      if (I.Sync || I.isModelledInternalCall()) {
         auto &L = BaseSyncPending[Op];
         for (const PendingOp &P : S.Ops)
           L.push_back(P.Op);

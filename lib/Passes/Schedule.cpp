@@ -548,6 +548,9 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
         continue;
       DependenceGraph::Options O;
       O.Hazards = false;
+      // Memory ops and waits keep their place around internal calls (an
+      // order that issues a load before a call tends to need more waits).
+      O.CallsOrderMemory = true;
       Cd.G = std::make_unique<DependenceGraph>(Cd.Ops, C,
                                                /*EntryState=*/nullptr, O);
       sched::PipeState Entry = sched::entryState(&B, C);

@@ -104,7 +104,9 @@ waits::plan(Legality &L, Operation *Fn, const OpSet *Pinned, bool PathsKept) {
         if (Rest.Counters)
           Rest.requiredCounts(N);
       }
-      if (I.Sync) {
+      // A modelled internal call as before its Sync was dropped (what the
+      // original had in flight through it stays so, no more).
+      if (I.Sync || I.isModelledInternalCall()) {
         const auto *Orig = L.baselinePendingAt(&Op);
         for (const PendingOp &P : St.Ops)
           if (!Orig || !llvm::is_contained(*Orig, P.Op))

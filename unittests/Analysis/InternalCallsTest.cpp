@@ -96,7 +96,8 @@ TEST(InternalCalls, MemoryOpAcrossCall) {
             "v7, off");
   // A load moved from before the call to after it: the subroutine does not
   // touch v6, but memory ops keep their order with side effects (the
-  // first one on the way is s_getpc_b64; the call is another).
+  // s_getpc_b64 on the way; not the call, whose subroutines hold no
+  // memory op).
   V = L.canMoveBefore(F->byId(0x8), F->byId(0x54));
   EXPECT_EQ(V.K, Verdict::Kind::Dependence) << V.Reason;
 }
@@ -112,6 +113,34 @@ TEST(InternalCalls, WaitBeforeCallWhoseCalleeReadsTheLoad) {
             "s[30:31], s[10:11] touches v4 while [0x0] "
             "global_load_dword v4, v[2:3], off may still be in flight: no "
             "s_waitcnt covers it (needs vmcnt(1) before it)");
+}
+
+// A wait moved across a call: refused when a subroutine the call may reach
+// reads the load's result, accepted when none does (the subroutines hold
+// no memory op and no wait, so the call orders no memory op and is no
+// sync point).
+TEST(InternalCalls, WaitMovedAcrossACall) {
+  {
+    auto F = parseCalls(Kernel);
+    Legality L(F->Fn);
+    Verdict V = L.canMoveBefore(F->byId(0x2c), F->byId(0x40));
+    EXPECT_EQ(V.K, Verdict::Kind::Dependence) << V.Reason;
+    EXPECT_EQ(V.Reason,
+              "moving [0x2c] s_waitcnt vmcnt(1) before [0x40] s_nop 7: "
+              "dependence reversed: wait before use on v4: [0x2c] s_waitcnt "
+              "vmcnt(1) must stay before [0x3c] s_swappc_b64 s[30:31], "
+              "s[10:11] (the wait completes [0x0] global_load_dword v4, "
+              "v[2:3], off)");
+  }
+  std::string K = Kernel;
+  K.replace(K.find("v_add_u32_e32 \"v4, 7, v4\""),
+            strlen("v_add_u32_e32 \"v4, 7, v4\""),
+            "v_add_u32_e32 \"v5, 7, v5\"");
+  auto F = parseCalls(K);
+  Legality L(F->Fn);
+  ASSERT_TRUE(L.internalCalls().modelled()) << L.internalCalls().reason();
+  Verdict V = L.moveBefore(F->byId(0x2c), F->byId(0x4c));
+  EXPECT_TRUE(V) << V.Reason;
 }
 
 TEST(InternalCalls, WaitAfterReturnForALoadInFlightThroughTheCall) {

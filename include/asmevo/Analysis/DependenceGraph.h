@@ -80,6 +80,11 @@ public:
 
   struct Options {
     bool Hazards = true; ///< add Hazard edges (costs a hazard walk per op)
+    /// Order memory ops and waits with the modelled internal calls as with
+    /// a side effect, although they need not be (InstInfo::
+    /// CalleeEffectsKnown): amdgcn-schedule keeps them in place, legality
+    /// allows more.
+    bool CallsOrderMemory = false;
   };
 
   /// Builds the graph of B. Wait edges need the state of memory ops in

@@ -115,8 +115,17 @@ struct InstInfo {
   bool InternalCall = false;
   /// For an internal call: Uses and Defs also hold what the subroutines it
   /// may reach read and write (InstInfoCache::setInternalCallEffects), so
-  /// it is not an unknownRegisters barrier.
+  /// it is not an unknownRegisters barrier; and, its subroutines being
+  /// plain ALU code, it is not ordered with memory ops (no Order unit) and
+  /// not Sync.
   bool CalleeEffectsKnown = false;
+  /// An internal call of a modelled function (its effects known): not Sync
+  /// and unordered with memory ops for legality; the passes' planners and
+  /// amdgcn-schedule still treat it as a sync point (they place waits and
+  /// memory ops as before, legality accepts more).
+  bool isModelledInternalCall() const {
+    return IsCall && InternalCall && CalleeEffectsKnown;
+  }
   bool IsBranch = false;
   /// Wait states this op provides to hazard distances.
   unsigned WaitStates = 1;
