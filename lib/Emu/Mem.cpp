@@ -44,12 +44,10 @@ inline unsigned auxOp(uint32_t A) { return (A >> 16) & 0xff; }
 inline bool auxRtn(uint32_t A) { return (A >> 24) & 1; }
 inline unsigned auxTwo(uint32_t A) { return (A >> 25) & 3; } // 1 x2, 2 st64
 
-uint32_t *vregOf(Wave &W, const Opnd &O) { return W.lanes(O); }
-
 // Gathers the bytes of a lane's data operand (N bytes from consecutive
 // registers).
 void gatherData(Wave &W, const Opnd &O, unsigned L, unsigned N, uint8_t *Out) {
-  uint32_t *P = vregOf(W, O);
+  uint32_t *P = W.lanes(O);
   for (unsigned K = 0; K < (N + 3) / 4; ++K) {
     uint32_t V = P ? P[K * 64 + L] : readS32(W, O);
     std::memcpy(Out + K * 4, &V, std::min(4u, N - K * 4));
@@ -59,7 +57,7 @@ void gatherData(Wave &W, const Opnd &O, unsigned L, unsigned N, uint8_t *Out) {
 // Writes loaded bytes into a lane's destination registers.
 void scatterResult(Wave &W, const Opnd &D, unsigned L, const uint8_t *B,
                    unsigned N, uint32_t Aux) {
-  uint32_t *P = vregOf(W, D);
+  uint32_t *P = W.lanes(D);
   if (!P)
     return;
   if (N >= 4) {
@@ -552,7 +550,7 @@ uint32_t *wholeWaveReg(Wave &W, const Inst &I, MK Kind, unsigned N,
       W.C->Sh->Mem->Obs || !W.exec())
     return nullptr;
   const Opnd *O = Kind == Store ? Data : Dst;
-  return O ? vregOf(W, *O) : nullptr;
+  return O ? W.lanes(*O) : nullptr;
 }
 
 // FLAT/GLOBAL: whole-wave path unless a flat address is in an aperture.
@@ -692,7 +690,7 @@ void hFlat(Wave &W, const Inst &I) {
   uint64_t SBase = 0;
   if (SAddr)
     SBase = Seg == 1 ? readS32(W, *SAddr) : readS64(W, *SAddr);
-  const uint32_t *V0 = VAddr ? vregOf(W, *VAddr) : nullptr;
+  const uint32_t *V0 = VAddr ? W.lanes(*VAddr) : nullptr;
   const uint32_t *V1 = V0 ? V0 + 64 : nullptr;
   if (Kind == Store && Seg != 1 && Exec & (Exec - 1)) {
     // Lanes in the lane-private aperture are exempt: each has its own.
@@ -796,7 +794,7 @@ void hBuf(Wave &W, const Inst &I) {
   unsigned N = auxSize(I.Aux);
   bool Write = Kind != Load;
   const Opnd *Dst = I.NDst ? &I.Dst[0] : nullptr;
-  const uint32_t *VA = VAddr ? vregOf(W, *VAddr) : nullptr;
+  const uint32_t *VA = VAddr ? W.lanes(*VAddr) : nullptr;
   bool Scratch = (Base >> 32) == (ScratchRsrcBase >> 32);
   // A lane's buffer index and offset from VADDR: with both, the index is
   // the first VGPR and the offset the second.
@@ -1088,7 +1086,7 @@ template <bool Back> void hPermute(Wave &W, const Inst &I) {
       if ((Exec >> L) & 1)
         Out[((Addr[L] + uint32_t(I.Off)) >> 2) & 63] = Data[L];
   }
-  uint32_t *D = vregOf(W, I.Dst[0]);
+  uint32_t *D = W.lanes(I.Dst[0]);
   for (unsigned L = 0; L < 64; ++L)
     if ((Exec >> L) & 1)
       D[L] = Out[L];
@@ -1111,7 +1109,7 @@ void hSwizzle(Wave &W, const Inst &I) {
     }
     Out[L] = ((Exec >> S) & 1) ? Data[S] : 0;
   }
-  uint32_t *D = vregOf(W, I.Dst[0]);
+  uint32_t *D = W.lanes(I.Dst[0]);
   for (unsigned L = 0; L < 64; ++L)
     if ((Exec >> L) & 1)
       D[L] = Out[L];

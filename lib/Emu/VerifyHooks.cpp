@@ -46,10 +46,10 @@ void approxHookBefore(Wave &W, const Inst &I) {
   Ctx &C = *W.C;
   Memory::Observer *Obs = C.Sh->Mem->Obs;
   // The operation: base mnemonic (encoding-independent), modifiers, MODE.
+  llvm::StringRef Mn = I.D ? baseMnemonic(I.D->Mnemonic) : llvm::StringRef();
   uint64_t H = 0x243f6a8885a308d3ull;
-  if (I.D)
-    for (char Ch : baseMnemonic(I.D->Mnemonic))
-      H = mixHash(H, uint8_t(Ch));
+  for (char Ch : Mn)
+    H = mixHash(H, uint8_t(Ch));
   H = mixHash(H, uint64_t(I.Neg) | uint64_t(I.Abs) << 8 |
                      uint64_t(I.NegHi) << 16 | uint64_t(I.OpSel) << 24 |
                      uint64_t(I.OpSelHi) << 32 | uint64_t(I.Clamp) << 40 |
@@ -70,7 +70,6 @@ void approxHookBefore(Wave &W, const Inst &I) {
   // matrix instructions, whose result in a lane depends on every lane's A,
   // B and C (per-lane keys would let K1 regroup lanes between MFMAs with
   // the same per-lane multisets).
-  llvm::StringRef Mn = I.D ? baseMnemonic(I.D->Mnemonic) : llvm::StringRef();
   bool Sparse = Mn.starts_with("v_smfmac");
   bool CrossLane = I.E == Enc::DPP || Sparse || Mn.starts_with("v_mfma");
   auto mixWholeRegisters = [&](const Opnd &O) {

@@ -599,12 +599,11 @@ Reference::create(std::shared_ptr<const ParsedCodeObject> K0, StringRef Kernel,
       S += " " + N;
     I.Notes.push_back(S);
   }
-  uint64_t D16Loads = 0;
-  for (const ExecResult &R : I.R0)
+  uint64_t D16Loads = 0, Unspecified = 0;
+  for (const ExecResult &R : I.R0) {
     D16Loads += R.D16UnspecifiedLoads;
-  uint64_t Unspecified = 0;
-  for (const ExecResult &R : I.R0)
     Unspecified += R.UnspecifiedResults;
+  }
   if (Unspecified)
     I.Notes.push_back(formatv(
         "K0 executes {0} instruction(s) with results the hardware does not "
