@@ -89,6 +89,11 @@ Legality::Legality(Operation *Fn, InstInfoCache &C) : Fn(Fn), Cache(&C) {
   rebuildBaseline();
 }
 
+Legality::Legality(Operation *Fn, InstInfoCache &C, const PcrelReferences &R)
+    : Legality(Fn, C) {
+  Refs = &R;
+}
+
 Legality::~Legality() = default;
 
 //===----------------------------------------------------------------------===//

@@ -169,16 +169,8 @@ struct DeadCodePass : public asmevo::impl::DeadCodeBase<DeadCodePass> {
   void runOnOperation() override {
     rewrite::Summary S;
     S.Pass = "amdgcn-dce";
-    SmallVector<Operation *> Fns;
-    rewrite::candidateFunctions(getOperation(), Fns);
-    PcrelReferences Refs(getOperation()); // once for all functions
-    for (Operation *Fn : Fns) {
-      TargetInfo *TI = rewrite::targetInfoOrError(Fn, "amdgcn-dce");
-      if (!TI)
-        return signalPassFailure();
-      InstInfoCache C(*TI);
-      if (!rewrite::isEditable(Fn, C))
-        continue;
+    auto Each = [&](Operation *Fn, InstInfoCache &C,
+                    const PcrelReferences &Refs) {
       rewrite::LegalityOnDemand LegalityOfFn(Fn, C, Refs);
       long Erased = 0;
       // Candidates refused or set aside: kept for the rest of the pass, not
@@ -242,7 +234,9 @@ struct DeadCodePass : public asmevo::impl::DeadCodeBase<DeadCodePass> {
         ++S.FunctionsChanged;
         S.add("instructions removed", Erased);
       }
-    }
+    };
+    if (failed(rewrite::forEachEditableFunction(getOperation(), S.Pass, Each)))
+      return signalPassFailure();
     if (summary)
       S.print(llvm::errs());
   }

@@ -60,16 +60,8 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
   void runOnOperation() override {
     rewrite::Summary S;
     S.Pass = "amdgcn-hazard";
-    SmallVector<Operation *> Fns;
-    rewrite::candidateFunctions(getOperation(), Fns);
-    PcrelReferences Refs(getOperation()); // once for all functions
-    for (Operation *Fn : Fns) {
-      TargetInfo *TI = rewrite::targetInfoOrError(Fn, "amdgcn-hazard");
-      if (!TI)
-        return signalPassFailure();
-      InstInfoCache Cache(*TI);
-      if (!rewrite::isEditable(Fn, Cache))
-        continue;
+    auto Each = [&](Operation *Fn, InstInfoCache &Cache,
+                    const PcrelReferences &Refs) {
       HazardChecker HC(Cache);
       SmallVector<Operation *> Ops;
       for (Block &Blk : Fn->getRegion(0))
@@ -108,13 +100,12 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
       if (!Any) {
         if (CarryKept)
           S.add("carry reads left as in the input", CarryKept);
-        continue;
+        return;
       }
       // The insertion scan reports what it finds after the s_nops put
       // before earlier ops.
       CarryKept = 0;
-      Legality L(Fn, Cache);
-      L.setPcrelReferences(Refs);
+      Legality L(Fn, Cache, Refs);
       OpBuilder B(Fn->getContext());
       const InternalCallModel &M = L.internalCalls();
       auto pad = [&](Legality::Transaction &Tx, Operation *C, int Missing,
@@ -196,10 +187,10 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
         S.add("left in subroutines and at internal calls", SubSites);
       if (Refused) {
         ++S.Refused;
-        continue;
+        return;
       }
       if (!Changed)
-        continue;
+        return;
       ++S.FunctionsChanged;
       if (Sites) {
         S.add("hazards fixed", Sites);
@@ -209,7 +200,9 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
         S.add("hazards fixed in subroutines and at calls", SubSites);
         S.add("wait states added there", SubAdded);
       }
-    }
+    };
+    if (failed(rewrite::forEachEditableFunction(getOperation(), S.Pass, Each)))
+      return signalPassFailure();
     if (summary)
       S.print(llvm::errs());
   }

@@ -24,16 +24,9 @@ struct MergeNopsPass : public asmevo::impl::MergeNopsBase<MergeNopsPass> {
   void runOnOperation() override {
     rewrite::Summary S;
     S.Pass = "amdgcn-merge-nops";
-    SmallVector<Operation *> Fns;
-    rewrite::candidateFunctions(getOperation(), Fns);
-    for (Operation *Fn : Fns) {
-      TargetInfo *TI = rewrite::targetInfoOrError(Fn, "amdgcn-merge-nops");
-      if (!TI)
-        return signalPassFailure();
-      InstInfoCache C(*TI);
-      if (!rewrite::isEditable(Fn, C))
-        continue;
-      Legality L(Fn, C); // the only way to change code
+    auto Each = [&](Operation *Fn, InstInfoCache &C,
+                    const PcrelReferences &Refs) {
+      Legality L(Fn, C, Refs); // the only way to change code
       OpBuilder B(Fn->getContext());
       long Merged = 0;
       for (Block &Blk : Fn->getRegion(0)) {
@@ -67,7 +60,9 @@ struct MergeNopsPass : public asmevo::impl::MergeNopsBase<MergeNopsPass> {
         ++S.FunctionsChanged;
         S.add("s_nops merged", Merged);
       }
-    }
+    };
+    if (failed(rewrite::forEachEditableFunction(getOperation(), S.Pass, Each)))
+      return signalPassFailure();
     if (summary)
       S.print(llvm::errs());
   }

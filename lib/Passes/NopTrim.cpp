@@ -26,18 +26,9 @@ struct NopTrimPass : public asmevo::impl::NopTrimBase<NopTrimPass> {
   void runOnOperation() override {
     rewrite::Summary S;
     S.Pass = "amdgcn-nop-trim";
-    SmallVector<Operation *> Fns;
-    rewrite::candidateFunctions(getOperation(), Fns);
-    PcrelReferences Refs(getOperation()); // once for all functions
-    for (Operation *Fn : Fns) {
-      TargetInfo *TI = rewrite::targetInfoOrError(Fn, "amdgcn-nop-trim");
-      if (!TI)
-        return signalPassFailure();
-      InstInfoCache C(*TI);
-      if (!rewrite::isEditable(Fn, C))
-        continue;
-      Legality L(Fn, C);
-      L.setPcrelReferences(Refs);
+    auto Each = [&](Operation *Fn, InstInfoCache &C,
+                    const PcrelReferences &Refs) {
+      Legality L(Fn, C, Refs);
       OpBuilder B(Fn->getContext());
       SmallVector<NopOp> Nops;
       Block *Entry = &Fn->getRegion(0).front();
@@ -88,7 +79,9 @@ struct NopTrimPass : public asmevo::impl::NopTrimBase<NopTrimPass> {
         S.add("wait states removed", Removed);
         S.add("s_nops deleted", Deleted);
       }
-    }
+    };
+    if (failed(rewrite::forEachEditableFunction(getOperation(), S.Pass, Each)))
+      return signalPassFailure();
     if (summary)
       S.print(llvm::errs());
   }

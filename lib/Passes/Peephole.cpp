@@ -85,16 +85,8 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
   void runOnOperation() override {
     rewrite::Summary S;
     S.Pass = "amdgcn-peephole";
-    SmallVector<Operation *> Fns;
-    rewrite::candidateFunctions(getOperation(), Fns);
-    PcrelReferences Refs(getOperation()); // once for all functions
-    for (Operation *Fn : Fns) {
-      TargetInfo *TI = rewrite::targetInfoOrError(Fn, "amdgcn-peephole");
-      if (!TI)
-        return signalPassFailure();
-      InstInfoCache C(*TI);
-      if (!rewrite::isEditable(Fn, C))
-        continue;
+    auto Each = [&](Operation *Fn, InstInfoCache &C,
+                    const PcrelReferences &Refs) {
       rewrite::LegalityOnDemand L(Fn, C, Refs);
       long Fused = 0, Deleted = 0;
       bool Changed = true;
@@ -134,7 +126,9 @@ struct PeepholePass : public asmevo::impl::PeepholeBase<PeepholePass> {
       }
       S.Refused += Refused;
       Refused = 0;
-    }
+    };
+    if (failed(rewrite::forEachEditableFunction(getOperation(), S.Pass, Each)))
+      return signalPassFailure();
     if (summary)
       S.print(llvm::errs());
   }

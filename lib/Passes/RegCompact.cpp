@@ -220,8 +220,7 @@ struct RegCompactPass : public asmevo::impl::RegCompactBase<RegCompactPass> {
       return;
 
     // Rewrite every instruction whose registers move.
-    Legality L(K, C);
-    L.setPcrelReferences(*Refs);
+    Legality L(K, C, *Refs);
     Legality::Transaction T(L);
     OpBuilder B(K->getContext());
     unsigned Rewritten = 0;

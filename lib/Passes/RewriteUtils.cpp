@@ -72,6 +72,25 @@ void rewrite::candidateFunctions(CodeObjectOp CO,
       Out.push_back(&Fn);
 }
 
+LogicalResult rewrite::forEachEditableFunction(
+    CodeObjectOp CO, llvm::StringRef Pass,
+    llvm::function_ref<void(Operation *Fn, InstInfoCache &Cache,
+                            const PcrelReferences &Refs)>
+        Body) {
+  SmallVector<Operation *> Fns;
+  candidateFunctions(CO, Fns);
+  PcrelReferences Refs(CO);
+  for (Operation *Fn : Fns) {
+    TargetInfo *TI = targetInfoOrError(Fn, Pass);
+    if (!TI)
+      return failure();
+    InstInfoCache Cache(*TI);
+    if (isEditable(Fn, Cache))
+      Body(Fn, Cache, Refs);
+  }
+  return success();
+}
+
 std::string rewrite::functionName(Operation *Fn) {
   if (auto S = dyn_cast<SymbolOpInterface>(Fn))
     return "@" + S.getName().str();

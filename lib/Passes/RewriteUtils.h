@@ -31,7 +31,8 @@ bool isEditable(mlir::Operation *Fn, InstInfoCache &Cache,
 bool isEditable(mlir::Operation *Fn, std::string *Why = nullptr);
 /// The kernels and device functions of a code object that pass the checks
 /// needing no analysis (kernel or function, relocatable, with a body); a
-/// pass asks isEditable(Fn, Cache) of each with the cache it then uses.
+/// pass asks isEditable(Fn, Cache) of each with the cache it then uses
+/// (forEachEditableFunction does both).
 void candidateFunctions(amdgcn::CodeObjectOp CO,
                         llvm::SmallVectorImpl<mlir::Operation *> &Out);
 /// "@name" of a kernel/function.
@@ -39,6 +40,18 @@ std::string functionName(mlir::Operation *Fn);
 /// The target of Fn's code object; null after an error on Fn that names
 /// Pass (the pass then signals failure).
 TargetInfo *targetInfoOrError(mlir::Operation *Fn, llvm::StringRef Pass);
+
+/// The function loop at the top of every pass: Body runs on each function
+/// of CO that isEditable(Fn, Cache) accepts, with that Cache (the one its
+/// internal-call model was built in: analyse Fn with it) and the code
+/// object's PC-relative references, built once (give them to each
+/// Legality). Fails, after an error on the function naming Pass, when a
+/// candidate has no target; the pass then signals failure.
+mlir::LogicalResult forEachEditableFunction(
+    amdgcn::CodeObjectOp CO, llvm::StringRef Pass,
+    llvm::function_ref<void(mlir::Operation *Fn, InstInfoCache &Cache,
+                            const PcrelReferences &Refs)>
+        Body);
 
 /// A function's Legality, built on first use: its baseline (the whole
 /// function's waits and hazards) costs more than looking for candidates,
@@ -50,10 +63,8 @@ public:
       : Fn(Fn), Cache(Cache), Refs(Refs) {}
   InstInfoCache &cache() { return Cache; }
   Legality &get() {
-    if (!L) {
-      L.emplace(Fn, Cache);
-      L->setPcrelReferences(Refs);
-    }
+    if (!L)
+      L.emplace(Fn, Cache, Refs);
     return *L;
   }
 

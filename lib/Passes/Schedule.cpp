@@ -476,24 +476,15 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
   void runOnOperation() override {
     rewrite::Summary S;
     S.Pass = "amdgcn-schedule";
-    SmallVector<Operation *> Fns;
-    rewrite::candidateFunctions(getOperation(), Fns);
-    PcrelReferences R(getOperation()); // once for all functions
-    Refs = &R;
-    for (Operation *Fn : Fns) {
-      TargetInfo *TI = rewrite::targetInfoOrError(Fn, "amdgcn-schedule");
-      if (!TI)
-        return signalPassFailure();
-      InstInfoCache C(*TI);
-      if (rewrite::isEditable(Fn, C))
-        scheduleFunction(Fn, C, S);
-    }
-    Refs = nullptr;
+    auto Each = [&](Operation *Fn, InstInfoCache &C,
+                    const PcrelReferences &Refs) {
+      scheduleFunction(Fn, C, Refs, S);
+    };
+    if (failed(rewrite::forEachEditableFunction(getOperation(), S.Pass, Each)))
+      return signalPassFailure();
     if (summary)
       S.print(llvm::errs());
   }
-
-  const PcrelReferences *Refs = nullptr;
 
   /// A block the scheduler reorders.
   struct Candidate {
@@ -516,9 +507,9 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
   /// its entry; s_nops charged in full) does not rate faster with its
   /// successors, tries its next proposal, else keeps its order (and the
   /// function is planned again).
-  void scheduleFunction(Operation *Fn, InstInfoCache &C, rewrite::Summary &S) {
-    Legality L(Fn, C);
-    L.setPcrelReferences(*Refs);
+  void scheduleFunction(Operation *Fn, InstInfoCache &C,
+                        const PcrelReferences &Refs, rewrite::Summary &S) {
+    Legality L(Fn, C, Refs);
     std::vector<Candidate> Cands;
     // The proposals and estimates of every block ask about the same pairs;
     // the function does not change until the candidates are chosen.

@@ -31,18 +31,9 @@ struct WaitcntRelaxPass
   void runOnOperation() override {
     rewrite::Summary S;
     S.Pass = "amdgcn-waitcnt-relax";
-    SmallVector<Operation *> Fns;
-    rewrite::candidateFunctions(getOperation(), Fns);
-    PcrelReferences Refs(getOperation()); // once for all functions
-    for (Operation *Fn : Fns) {
-      TargetInfo *TI = rewrite::targetInfoOrError(Fn, "amdgcn-waitcnt-relax");
-      if (!TI)
-        return signalPassFailure();
-      InstInfoCache C(*TI);
-      if (!rewrite::isEditable(Fn, C))
-        continue;
-      Legality L(Fn, C);
-      L.setPcrelReferences(Refs);
+    auto Each = [&](Operation *Fn, InstInfoCache &C,
+                    const PcrelReferences &Refs) {
+      Legality L(Fn, C, Refs);
       // Each block as it is, in the whole-block model amdgcn-schedule uses
       // (waits, s_nops, latencies, what is in flight at its entry): a plan
       // that makes one slower keeps that block's waits (merging two close
@@ -182,7 +173,9 @@ struct WaitcntRelaxPass
           S.add("kept in place", Pinned.size());
         S.add("nop wait states added", Nops);
       }
-    }
+    };
+    if (failed(rewrite::forEachEditableFunction(getOperation(), S.Pass, Each)))
+      return signalPassFailure();
     if (summary)
       S.print(llvm::errs());
   }

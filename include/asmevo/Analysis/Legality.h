@@ -106,6 +106,10 @@ public:
   /// answers.
   explicit Legality(mlir::Operation *Fn);
   Legality(mlir::Operation *Fn, InstInfoCache &Cache);
+  /// The same with the code object's PC-relative references, built once
+  /// by the pass (see setPcrelReferences).
+  Legality(mlir::Operation *Fn, InstInfoCache &Cache,
+           const PcrelReferences &Refs);
   ~Legality();
 
   mlir::Operation *function() const { return Fn; }
