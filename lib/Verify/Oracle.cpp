@@ -520,10 +520,13 @@ Reference::create(std::shared_ptr<const ParsedCodeObject> K0, StringRef Kernel,
         }
       }
     }
-    // K0 once more under another admissible rule: a failure drops a
-    // synthesized input and leaves any other one undecidable.
-    auto runK0Under = [&](const ExecOptions &EO,
+    // K0 once more under each other admissible rule it needs: a failure
+    // drops a synthesized input and leaves any other one undecidable.
+    bool Dropped = false;
+    auto runK0Under = [&](bool Needed, const ExecOptions &EO,
                           StringRef Rule) -> std::optional<ExecResult> {
+      if (!Needed || Dropped)
+        return std::nullopt;
       auto S = I.Exec->run(In.Image, EO);
       if (S && S->ok())
         return std::move(*S);
@@ -532,46 +535,34 @@ Reference::create(std::shared_ptr<const ParsedCodeObject> K0, StringRef Kernel,
       I.Notes.push_back("dropped " + In.Name + ": " + Why);
       if (In.From != TestInput::Synthesized)
         I.Undecidable = Evidence{In.Name, Why, ""};
+      Dropped = true;
       return std::nullopt;
     };
-    ExecResult Salted;
-    if (R->Approx.Total) {
-      auto S =
-          runK0Under(I.execOptions(In, Opts.PerturbSalt, Opts.Budget, false),
-                     "under perturbed approximate ops");
-      if (!S) {
-        if (I.Undecidable)
-          return Ref;
-        continue;
-      }
-      Salted = std::move(*S);
+    std::optional<ExecResult> Salted =
+        runK0Under(R->Approx.Total,
+                   I.execOptions(In, Opts.PerturbSalt, Opts.Budget, false),
+                   "under perturbed approximate ops");
+    // K0 runs D16 loads whose unused half the hardware does not specify
+    // (SRAM ECC on or any): zeroed above. It runs again with the half
+    // kept, as without SRAM ECC; K1 must match K0 under both rules.
+    ExecOptions KO = I.execOptions(In, 0, Opts.Budget, false);
+    KO.KeepD16Unused = true;
+    std::optional<ExecResult> KeptD16 =
+        runK0Under(R->D16UnspecifiedLoads && !Opts.AssumeD16ZeroFill, KO,
+                   "with the unused half of its D16 loads kept (the rule "
+                   "without SRAM ECC)");
+    ExecOptions UO = I.execOptions(In, 0, Opts.Budget, false);
+    UO.UnspecifiedSeed = UnspecifiedSeeds[1];
+    std::optional<ExecResult> Unspec2 =
+        runK0Under(R->UnspecifiedResults, UO,
+                   "with other values for the results the hardware does not "
+                   "specify");
+    if (Dropped) {
+      if (I.Undecidable)
+        return Ref;
+      continue;
     }
-    std::optional<ExecResult> KeptD16;
-    if (R->D16UnspecifiedLoads && !Opts.AssumeD16ZeroFill) {
-      // K0 runs D16 loads whose unused half the hardware does not specify
-      // (SRAM ECC on or any): zeroed above. It runs again with the half
-      // kept, as without SRAM ECC; K1 must match K0 under both rules.
-      ExecOptions KO = I.execOptions(In, 0, Opts.Budget, false);
-      KO.KeepD16Unused = true;
-      KeptD16 = runK0Under(KO, "with the unused half of its D16 loads kept "
-                               "(the rule without SRAM ECC)");
-      if (!KeptD16) {
-        if (I.Undecidable)
-          return Ref;
-        continue;
-      }
-    }
-    std::optional<ExecResult> Unspec2;
-    if (R->UnspecifiedResults) {
-      ExecOptions UO = I.execOptions(In, 0, Opts.Budget, false);
-      UO.UnspecifiedSeed = UnspecifiedSeeds[1];
-      Unspec2 = runK0Under(UO, "with other values for the results the "
-                               "hardware does not specify");
-      if (!Unspec2) {
-        if (I.Undecidable)
-          return Ref;
-        continue;
-      }
+    if (Unspec2) {
       std::string Diff = firstDifference(R->Regions, Unspec2->Regions);
       if (!Diff.empty())
         I.Notes.push_back("K0's output on " + In.Name +
@@ -581,7 +572,7 @@ Reference::create(std::shared_ptr<const ParsedCodeObject> K0, StringRef Kernel,
                           "): K1 must compute them from the same operands");
     }
     I.R0.push_back(std::move(*R));
-    I.R0Salted.push_back(std::move(Salted));
+    I.R0Salted.push_back(Salted ? std::move(*Salted) : ExecResult());
     I.R0KeptD16.push_back(std::move(KeptD16));
     I.R0Unspec2.push_back(std::move(Unspec2));
     Kept.push_back(std::move(In));
