@@ -31,28 +31,41 @@ using namespace llvm;
 using namespace asmevo;
 using namespace asmevo::emu;
 
-static cl::opt<std::string> Input(cl::Positional, cl::desc("<code object>"));
-static cl::opt<std::string> KernelName("kernel", cl::desc("kernel to run"));
-static cl::opt<std::string> SpecPath("spec", cl::desc("dispatch spec (JSON)"));
+static cl::OptionCategory Cat("asmevo-profile options");
+
+static cl::opt<std::string> Input(cl::Positional, cl::desc("<code object>"),
+                                  cl::cat(Cat));
+static cl::opt<std::string> KernelName("kernel", cl::desc("kernel to run"),
+                                       cl::cat(Cat));
+static cl::opt<std::string> SpecPath("spec", cl::desc("dispatch spec (JSON)"),
+                                     cl::cat(Cat));
 static cl::opt<std::string>
-    DeviceName("device", cl::desc("mi300x (default for gfx942), mi308x, "
-                                  "mi250x (default for gfx90a)"));
+    DeviceName("device",
+               cl::desc("mi300x (default for gfx942), mi308x, "
+                        "mi250x (default for gfx90a)"),
+               cl::cat(Cat));
 static cl::opt<unsigned> ModelledCUs("modelled-cus", cl::init(8),
-                                     cl::desc("CUs modelled in detail"));
+                                     cl::desc("CUs modelled in detail"),
+                                     cl::cat(Cat));
 static cl::opt<unsigned> HotN("hot", cl::init(5),
-                              cl::desc("hot windows to report"));
+                              cl::desc("hot windows to report"), cl::cat(Cat));
 static cl::opt<std::string> JsonOut("json",
                                     cl::desc("write the report as JSON ('-': "
-                                             "stdout, no text)"));
+                                             "stdout, no text)"),
+                                    cl::cat(Cat));
 static cl::opt<unsigned> EmuThreads("emu-threads", cl::init(0),
-                                    cl::desc("host threads (0 = all)"));
+                                    cl::desc("host threads (0 = all)"),
+                                    cl::cat(Cat));
 static cl::opt<uint64_t> Budget("budget", cl::init(1ull << 28),
-                                cl::desc("wave-instructions per wave"));
-static cl::opt<bool> Quiet("quiet", cl::desc("print only the time line"));
+                                cl::desc("wave-instructions per wave"),
+                                cl::cat(Cat));
+static cl::opt<bool> Quiet("quiet", cl::desc("print only the time line"),
+                           cl::cat(Cat));
 static cl::opt<bool> PerPC("per-pc",
                            cl::desc("also print (and put in the JSON) every "
                                     "executed instruction with its cycles by "
-                                    "reason"));
+                                    "reason"),
+                           cl::cat(Cat));
 
 /// Static instructions of a kernel's code (zero padding words skipped);
 /// 0 when the code size is unknown. Tensile's assembly kernels have symbols
@@ -115,6 +128,7 @@ int main(int argc, char **argv) {
       A = "--emu-threads=" + A.substr(10);
     Argv.push_back(A.data());
   }
+  cl::HideUnrelatedOptions(Cat);
   cl::ParseCommandLineOptions(int(Argv.size()), Argv.data(),
                               "asmevo-profile: modelled timing and hot "
                               "windows of one dispatch\n");

@@ -41,80 +41,111 @@ using namespace llvm;
 using namespace asmevo;
 using namespace asmevo::emu;
 
-static cl::list<std::string> Inputs(cl::Positional, cl::desc("<code object>..."));
-static cl::opt<std::string> KernelName("kernel", cl::desc("kernel to run"));
-static cl::opt<std::string> SpecPath("spec", cl::desc("dispatch spec (JSON)"));
-static cl::opt<std::string> OutDir("out", cl::desc("write buffer arguments here"));
+static cl::OptionCategory Cat("asmevo-run options");
+
+static cl::list<std::string> Inputs(cl::Positional,
+                                    cl::desc("<code object>..."), cl::cat(Cat));
+static cl::opt<std::string> KernelName("kernel", cl::desc("kernel to run"),
+                                       cl::cat(Cat));
+static cl::opt<std::string> SpecPath("spec", cl::desc("dispatch spec (JSON)"),
+                                     cl::cat(Cat));
 static cl::opt<std::string>
-    InputsDir("inputs", cl::desc("write buffer argument i as the spec makes "
-                                 "it (before the run) to DIR/arg<i>.bin"));
+    OutDir("out", cl::desc("write buffer arguments here"), cl::cat(Cat));
 static cl::opt<std::string>
-    CapturePath("capture", cl::desc("write the dispatch (before and after) as "
-                                    "a capture file (docs/capture-format.md)"));
-static cl::opt<bool> Trace("trace", cl::desc("print executed instructions"));
-static cl::opt<bool> Profile("profile", cl::desc("executed counts per PC"));
-static cl::opt<unsigned> Threads("emu-threads", cl::desc("host threads (0 = all)"),
-                                 cl::init(0));
+    InputsDir("inputs",
+              cl::desc("write buffer argument i as the spec makes "
+                       "it (before the run) to DIR/arg<i>.bin"),
+              cl::cat(Cat));
+static cl::opt<std::string>
+    CapturePath("capture",
+                cl::desc("write the dispatch (before and after) as "
+                         "a capture file (docs/capture-format.md)"),
+                cl::cat(Cat));
+static cl::opt<bool> Trace("trace", cl::desc("print executed instructions"),
+                           cl::cat(Cat));
+static cl::opt<bool> Profile("profile", cl::desc("executed counts per PC"),
+                             cl::cat(Cat));
+static cl::opt<unsigned> Threads("emu-threads",
+                                 cl::desc("host threads (0 = all)"),
+                                 cl::init(0), cl::cat(Cat));
 static cl::opt<uint64_t> Budget("budget",
                                 cl::desc("wave-instruction budget per wave"),
-                                cl::init(1ull << 28));
+                                cl::init(1ull << 28), cl::cat(Cat));
 static cl::opt<bool> RefuseApprox("refuse-approx",
-                                  cl::desc("fail on approximate opcodes"));
+                                  cl::desc("fail on approximate opcodes"),
+                                  cl::cat(Cat));
 static cl::opt<unsigned> Interleave(
     "interleave", cl::init(0),
     cl::desc("interleaved scheduling: the waves of --co-resident workgroups "
-             "take turns every N instructions (one thread, deterministic)"));
+             "take turns every N instructions (one thread, deterministic)"),
+    cl::cat(Cat));
 static cl::opt<bool> InterleaveAtomics(
     "interleave-atomics",
-    cl::desc("interleaved scheduling: switch waves after every atomic"));
+    cl::desc("interleaved scheduling: switch waves after every atomic"),
+    cl::cat(Cat));
 static cl::opt<unsigned>
     CoResident("co-resident", cl::init(4),
-               cl::desc("workgroups run together when interleaving"));
+               cl::desc("workgroups run together when interleaving"),
+               cl::cat(Cat));
 static cl::opt<bool> NoGlobalRaces(
     "no-global-races",
     cl::desc("skip the dispatch-wide global-memory race checks (inter-"
-             "workgroup, write-after-read, scalar cache)"));
+             "workgroup, write-after-read, scalar cache)"),
+    cl::cat(Cat));
 static cl::opt<bool> StrictLdsAlign(
     "strict-lds-alignment",
     cl::desc("fault on LDS accesses that are not naturally (b32 and wider: "
-             "dword) aligned, instead of ROCm's unaligned mode"));
+             "dword) aligned, instead of ROCm's unaligned mode"),
+    cl::cat(Cat));
 static cl::opt<bool> Coverage("coverage",
                               cl::desc("print static opcode coverage of the "
-                                       "given code objects"));
-static cl::opt<unsigned> CoverageTop("coverage-missing", cl::init(10),
-                                     cl::desc("missing mnemonics listed per file"));
+                                       "given code objects"),
+                              cl::cat(Cat));
+static cl::opt<unsigned>
+    CoverageTop("coverage-missing", cl::init(10),
+                cl::desc("missing mnemonics listed per file"), cl::cat(Cat));
 static cl::opt<bool> ListOpcodes("list-opcodes",
-                                 cl::desc("print implemented opcodes"));
-static cl::opt<bool> Quiet("quiet", cl::desc("no summary on success"));
+                                 cl::desc("print implemented opcodes"),
+                                 cl::cat(Cat));
+static cl::opt<bool> Quiet("quiet", cl::desc("no summary on success"),
+                           cl::cat(Cat));
 static cl::opt<uint64_t> SparseLimit(
     "sparse-limit",
     cl::desc("bytes of sparse buffers a dispatch may touch (default 256 MiB)"),
-    cl::init(256ull << 20));
+    cl::init(256ull << 20), cl::cat(Cat));
 static cl::opt<bool> PreloadPrologue(
     "kernarg-preload-prologue",
     cl::desc("kernarg-preload kernels: run the 256-byte compatibility "
-             "prologue instead of starting at entry + 256"));
+             "prologue instead of starting at entry + 256"),
+    cl::cat(Cat));
 
 static cl::opt<std::string>
     ExecutorName("executor", cl::init("emu"),
                  cl::desc("emu (the CPU emulator, default) or hip (a GPU "
-                          "through the dlopen'ed HIP runtime)"));
+                          "through the dlopen'ed HIP runtime)"),
+                 cl::cat(Cat));
 static cl::opt<std::string> HipRuntime("hip-runtime",
                                        cl::desc("HIP runtime library to "
-                                                "dlopen (--executor hip)"));
+                                                "dlopen (--executor hip)"),
+                                       cl::cat(Cat));
 static cl::opt<bool> TimeIt("time",
                             cl::desc("--executor hip: measure the dispatch "
-                                     "(warm-up, repetitions, median, spread)"));
+                                     "(warm-up, repetitions, median, spread)"),
+                            cl::cat(Cat));
 static cl::opt<unsigned> Warmup("warmup", cl::init(3),
-                                cl::desc("--time: uncounted launches first"));
+                                cl::desc("--time: uncounted launches first"),
+                                cl::cat(Cat));
 static cl::opt<unsigned> Reps("reps", cl::init(20),
-                              cl::desc("--time: timed repetitions"));
+                              cl::desc("--time: timed repetitions"),
+                              cl::cat(Cat));
 static cl::opt<std::string> TimingJson("timing-json",
                                        cl::desc("--time: write the measured "
-                                                "timing as JSON"));
+                                                "timing as JSON"),
+                                       cl::cat(Cat));
 static cl::opt<double> HipTimeout("hip-timeout", cl::init(600),
                                   cl::desc("--executor hip: seconds before "
-                                           "the child process is killed"));
+                                           "the child process is killed"),
+                                  cl::cat(Cat));
 
 static int usageError(const Twine &Msg) {
   errs() << "asmevo-run: error: " << Msg << "\n";
@@ -351,6 +382,7 @@ int main(int argc, char **argv) {
   }
   argc = int(Argv.size());
   argv = Argv.data();
+  cl::HideUnrelatedOptions(Cat);
   cl::ParseCommandLineOptions(argc, argv,
                               "asmevo-run: run one AMDGPU kernel dispatch on "
                               "the CPU emulator\n");
