@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -550,6 +551,23 @@ inline uint64_t asU64(double F) {
   uint64_t X;
   std::memcpy(&X, &F, 8);
   return X;
+}
+
+// gfx942's 8-bit floats are the FNUZ variants (no infinities, no negative
+// zero: 0x80 is the NaN); exact decodes to f32 for the conversions and MFMA.
+inline float fp8e4m3fnuzToF32(uint8_t V) {
+  if (V == 0x80)
+    return NAN;
+  int S = V >> 7, E = (V >> 3) & 15, M = V & 7;
+  float R = E ? std::ldexp(1.0f + M / 8.0f, E - 8) : std::ldexp(M / 8.0f, -7);
+  return S ? -R : R;
+}
+inline float bf8e5m2fnuzToF32(uint8_t V) {
+  if (V == 0x80)
+    return NAN;
+  int S = V >> 7, E = (V >> 2) & 31, M = V & 3;
+  float R = E ? std::ldexp(1.0f + M / 4.0f, E - 16) : std::ldexp(M / 4.0f, -15);
+  return S ? -R : R;
 }
 
 // Folds V into the hash H: the verification hooks' keys of approximate

@@ -164,22 +164,6 @@ float h2f16(uint16_t H) {
   return S ? -R : R;
 }
 
-// gfx942 8-bit floats are the FNUZ variants: no infinities, 0x80 is NaN.
-float fp8e4m3fnuz(uint8_t V) {
-  if (V == 0x80)
-    return NAN;
-  int S = V >> 7, E = (V >> 3) & 15, M = V & 7;
-  float R = E ? std::ldexp(1.0f + M / 8.0f, E - 8) : std::ldexp(M / 8.0f, -7);
-  return S ? -R : R;
-}
-float bf8e5m2fnuz(uint8_t V) {
-  if (V == 0x80)
-    return NAN;
-  int S = V >> 7, E = (V >> 2) & 31, M = V & 3;
-  float R = E ? std::ldexp(1.0f + M / 4.0f, E - 16) : std::ldexp(M / 4.0f, -15);
-  return S ? -R : R;
-}
-
 double elem(ET T, uint64_t Bits) {
   switch (T) {
   case EF32:
@@ -192,9 +176,9 @@ double elem(ET T, uint64_t Bits) {
   case EI8:
     return int8_t(Bits);
   case EFP8:
-    return fp8e4m3fnuz(uint8_t(Bits));
+    return fp8e4m3fnuzToF32(uint8_t(Bits));
   case EBF8:
-    return bf8e5m2fnuz(uint8_t(Bits));
+    return bf8e5m2fnuzToF32(uint8_t(Bits));
   case EF64:
     return asD(Bits);
   }

@@ -313,55 +313,31 @@ struct Fetcher {
   }
 };
 
+/// The output modifier (x2, x4, /2) and clamp to [0, 1] of a float result
+/// (a NaN clamps to 0 under DX10_CLAMP, else stays NaN).
+template <typename F> static F omodClamp(const Inst &I, const Wave &W, F X) {
+  if (I.Omod == 1)
+    X *= F(2);
+  else if (I.Omod == 2)
+    X *= F(4);
+  else if (I.Omod == 3)
+    X *= F(0.5);
+  if (I.Clamp) {
+    if (X != X)
+      X = W.Dx10Clamp ? F(0) : X;
+    else
+      X = X < F(0) ? F(0) : X > F(1) ? F(1) : X;
+  }
+  return X;
+}
+
 uint64_t applyOmodClamp(const Inst &I, Wave &W, uint64_t R, unsigned FBits) {
-  if (FBits == 32) {
-    float X = asF(uint32_t(R));
-    if (I.Omod == 1)
-      X *= 2.0f;
-    else if (I.Omod == 2)
-      X *= 4.0f;
-    else if (I.Omod == 3)
-      X *= 0.5f;
-    if (I.Clamp) {
-      if (X != X)
-        X = W.Dx10Clamp ? 0.0f : X;
-      else
-        X = X < 0.0f ? 0.0f : X > 1.0f ? 1.0f : X;
-    }
-    return asU(X);
-  }
-  if (FBits == 64) {
-    double X = asD(R);
-    if (I.Omod == 1)
-      X *= 2.0;
-    else if (I.Omod == 2)
-      X *= 4.0;
-    else if (I.Omod == 3)
-      X *= 0.5;
-    if (I.Clamp) {
-      if (X != X)
-        X = W.Dx10Clamp ? 0.0 : X;
-      else
-        X = X < 0.0 ? 0.0 : X > 1.0 ? 1.0 : X;
-    }
-    return asU64(X);
-  }
-  if (FBits == 16) {
-    float X = h2f(uint16_t(R));
-    if (I.Omod == 1)
-      X *= 2.0f;
-    else if (I.Omod == 2)
-      X *= 4.0f;
-    else if (I.Omod == 3)
-      X *= 0.5f;
-    if (I.Clamp) {
-      if (X != X)
-        X = W.Dx10Clamp ? 0.0f : X;
-      else
-        X = X < 0.0f ? 0.0f : X > 1.0f ? 1.0f : X;
-    }
-    return f2h(X);
-  }
+  if (FBits == 32)
+    return asU(omodClamp(I, W, asF(uint32_t(R))));
+  if (FBits == 64)
+    return asU64(omodClamp(I, W, asD(R)));
+  if (FBits == 16) // in float: x2, x4 and /2 of a half are exact there
+    return f2h(omodClamp(I, W, h2f(uint16_t(R))));
   return R;
 }
 
@@ -1263,30 +1239,17 @@ VOP(v_dot2_f32_f16, 3, 32, 32, 32, 32, 0, 32, -1, false, false, {
   return U(float(s + double(F(c))));
 })
 
-
-// --- fp8/bf8 (gfx942 FNUZ formats) to f32: exact decodes ---
-float fp8e4(uint8_t V) {
-  if (V == 0x80)
-    return NAN;
-  int S = V >> 7, E = (V >> 3) & 15, M = V & 7;
-  float R = E ? std::ldexp(1.0f + M / 8.0f, E - 8) : std::ldexp(M / 8.0f, -7);
-  return S ? -R : R;
-}
-float bf8e5(uint8_t V) {
-  if (V == 0x80)
-    return NAN;
-  int S = V >> 7, E = (V >> 2) & 31, M = V & 3;
-  float R = E ? std::ldexp(1.0f + M / 4.0f, E - 16) : std::ldexp(M / 4.0f, -15);
-  return S ? -R : R;
-}
+// --- fp8/bf8 (gfx942 FNUZ formats) to f32: exact decodes (Internal.h) ---
 VOP(v_cvt_f32_fp8, 1, 32, 0, 0, 32, 0, 32, -1, false, false,
-    return U(fp8e4(uint8_t(a)));)
+    return U(fp8e4m3fnuzToF32(uint8_t(a)));)
 VOP(v_cvt_f32_bf8, 1, 32, 0, 0, 32, 0, 32, -1, false, false,
-    return U(bf8e5(uint8_t(a)));)
+    return U(bf8e5m2fnuzToF32(uint8_t(a)));)
 VOP(v_cvt_pk_f32_fp8, 1, 32, 0, 0, 64, 0, 0, -1, false, false,
-    return uint64_t(U(fp8e4(uint8_t(a)))) | uint64_t(U(fp8e4(uint8_t(a >> 8)))) << 32;)
+    return uint64_t(U(fp8e4m3fnuzToF32(uint8_t(a)))) |
+           uint64_t(U(fp8e4m3fnuzToF32(uint8_t(a >> 8)))) << 32;)
 VOP(v_cvt_pk_f32_bf8, 1, 32, 0, 0, 64, 0, 0, -1, false, false,
-    return uint64_t(U(bf8e5(uint8_t(a)))) | uint64_t(U(bf8e5(uint8_t(a >> 8)))) << 32;)
+    return uint64_t(U(bf8e5m2fnuzToF32(uint8_t(a)))) |
+           uint64_t(U(bf8e5m2fnuzToF32(uint8_t(a >> 8)))) << 32;)
 
 // --- f32 -> fp8/bf8 (gfx942 FNUZ: e4m3 bias 8, e5m2 bias 16, no infinities,
 // 0x80 the only NaN, no negative zero) ---

@@ -410,6 +410,42 @@ TEST(EmuValuFloat, Modifiers) {
   EXPECT_EQ(R.State.V[5][1], fbits(0.75f));
 }
 
+// The same output modifiers and clamp on f64 and f16 results (each width
+// has its own path in applyOmodClamp).
+TEST(EmuValuFloat, ModifiersF64F16) {
+  auto dbits = [](double D) {
+    uint64_t X;
+    std::memcpy(&X, &D, 8);
+    return X;
+  };
+  Snip T;
+  // f64 operands 1.5 and -2.75 in v[0:1], v[2:3]; f16 1.5 (0x3e00) and
+  // -2.75 (0xc180) in v6, v7.
+  T.v(0, {uint32_t(dbits(1.5))});
+  T.v(1, {uint32_t(dbits(1.5) >> 32)});
+  T.v(2, {uint32_t(dbits(-2.75))});
+  T.v(3, {uint32_t(dbits(-2.75) >> 32)});
+  T.v(6, {0x3e00});
+  T.v(7, {0xc180});
+  T.S.Exec = 1;
+  auto R = T.run({"v_add_f64 v[8:9], v[0:1], v[0:1] mul:4",
+                  "v_add_f64 v[10:11], v[0:1], v[2:3] clamp",
+                  "v_add_f64 v[12:13], v[0:1], v[0:1] clamp div:2",
+                  "v_add_f16_e64 v14, v6, v7 mul:2",
+                  "v_add_f16_e64 v15, v6, v6 clamp",
+                  "v_add_f16_e64 v16, v6, v7 div:2"});
+  RUN_OK(R);
+  auto d = [&](unsigned Lo) {
+    return uint64_t(R.State.V[Lo][0]) | uint64_t(R.State.V[Lo + 1][0]) << 32;
+  };
+  EXPECT_EQ(d(8), dbits(12.0));                  // (1.5 + 1.5) * 4
+  EXPECT_EQ(d(10), dbits(0.0));                  // -1.25 clamped to +0
+  EXPECT_EQ(d(12), dbits(1.0));                  // 1.5 clamped
+  EXPECT_EQ(R.State.V[14][0] & 0xffff, 0xc100u); // -1.25 * 2 = -2.5
+  EXPECT_EQ(R.State.V[15][0] & 0xffff, 0x3c00u); // 3 clamped to 1
+  EXPECT_EQ(R.State.V[16][0] & 0xffff, 0xb900u); // -1.25 / 2 = -0.625
+}
+
 TEST(EmuValuFloat, HalfConversions) {
   Snip T;
   T.v(0, {fbits(1.0f + 0x1p-11f), fbits(1.0f + 3 * 0x1p-11f), fbits(65520.0f),
