@@ -42,7 +42,7 @@ if [ "$corpus" = 1 ]; then
   python3 "$root/utils/pipeline-corpus.py" --bin "$build/bin" \
     --manifest "$root/corpus/manifest.txt" --arch gfx942 \
     --filter librocrand --filter librocsparse --filter librocblas \
-    --max-objects 60 --max-kernels 3 --jobs "$(nproc)" \
+    --max-objects 60 --max-kernels 3 --jobs "$(nproc)" --tensile-specs \
     --work "$build/corpus-pipeline" --report "$build/corpus-pipeline-report.txt"
   # [tier2-real] real ROCm host libraries (rocSPARSE 5.3, rocRAND 5.3/7.2.4)
   # on the test HIP runtime: results checked on the host, every dispatch

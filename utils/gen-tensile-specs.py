@@ -842,7 +842,8 @@ def helper_object(o, path, stem):
     """Specs of the GSU helper kernels of a Kernels.so object: (count,
     skipped reasons)."""
     total, skipped = 0, {}
-    ks = [x for x in meta(path) if x['.name'].startswith('Cijk_')]
+    ks = [x for x in meta(path) if x['.name'].startswith('Cijk_') and
+          (o.kernels is None or x['.name'] in o.kernels)]
     if o.max_kernels and len(ks) > o.max_kernels:
         ks = [ks[i * len(ks) // o.max_kernels] for i in range(o.max_kernels)]
     d = os.path.join(o.out, stem)
@@ -1301,6 +1302,9 @@ def main():
     ap.add_argument('--out', required=True)
     ap.add_argument('--max-kernels', type=int, default=0,
                     help='kernels per object, evenly spaced (0 = all)')
+    ap.add_argument('--kernels-file', metavar='FILE',
+                    help='only the kernels named in FILE, one a line '
+                    '(before --max-kernels)')
     # spedge (hipSPARSELt only) was opt-in while K0 failed the oracle's
     # D16-kept rerun on most of its launches (an SMFMAC row with an
     # unspecified result); since the oracle gives such rows seeded values,
@@ -1319,6 +1323,10 @@ def main():
                     help='run K0 on the f32/f16 batch-1 specs and compare D '
                     'with a host GEMM (bench/kernels/hostcheck.py)')
     o = ap.parse_args()
+    o.kernels = None
+    if o.kernels_file:
+        with open(o.kernels_file) as f:
+            o.kernels = {ln.strip() for ln in f if ln.strip()}
     bad = 0
     want = o.variants.split(',')
     total, skipped = 0, {}
@@ -1344,7 +1352,8 @@ def main():
             skipped['object type not understood'] = skipped.get(
                 'object type not understood', 0) + 1
             continue
-        ks = [x for x in meta(path) if x['.name'].startswith('Cijk_A')]
+        ks = [x for x in meta(path) if x['.name'].startswith('Cijk_A') and
+              (o.kernels is None or x['.name'] in o.kernels)]
         if o.max_kernels and len(ks) > o.max_kernels:
             ks = [ks[i * len(ks) // o.max_kernels]
                   for i in range(o.max_kernels)]

@@ -6,6 +6,7 @@
       [--max-kernels N] [--kernel-offset N] [--kernel-match RE] [--jobs N]
       [--pipeline P]
       [--report FILE] [--checkpoint FILE] [--spec-dir DIR]...
+      [--tensile-specs]
 
 For every selected code object K0 (each step is its own process, so a crash
 or a hang costs one object or one kernel, never the run):
@@ -18,7 +19,10 @@ or a hang costs one object or one kernel, never the run):
      --kernel-match RE only those whose names match) are checked with
      asmevo-verify K0 K1 --kernels-file F (tier 1 on the CPU emulator;
      with --spec-dir also the specs whose "match" names the kernel, e.g.
-     test/Verify/corpus-specs: docs/run-spec.md),
+     test/Verify/corpus-specs: docs/run-spec.md; with --tensile-specs,
+     for Tensile objects, the launches utils/gen-tensile-specs.py writes
+     for the sampled kernels, so that kernels tier 1 cannot run get
+     decided),
      --verify-batch kernels per process, --timeout-verify seconds per
      kernel: EQUIVALENT, NOT EQUIVALENT (a pass bug: a failure, K1 kept),
      CANNOT DECIDE (the emulator or the input synthesis refused, counted
@@ -88,7 +92,7 @@ def sample(items, n, offset=0):
             for i in range(n)]
 
 
-def verify_kernels(a, verify, k0, k1, work, kernels):
+def verify_kernels(a, verify, k0, k1, work, kernels, spec_dirs=()):
     """[(kernel, verdict, why)] for kernels of K1, checked by asmevo-verify.
 
     Up to --verify-batch kernels share one asmevo-verify process (K0 and K1
@@ -105,7 +109,8 @@ def verify_kernels(a, verify, k0, k1, work, kernels):
             f.write("".join(k + "\n" for k in batch))
         p = subprocess.Popen(["nice", verify, k0, k1, "--kernels-file", lst,
                               "--seeds", str(a.seeds)] +
-                             [x for d in a.spec_dir for x in ("--spec-dir", d)] +
+                             [x for d in list(a.spec_dir) + list(spec_dirs)
+                              for x in ("--spec-dir", d)] +
                              (["--assume-d16-zero-fill"]
                               if a.assume_d16_zero_fill else []),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -180,6 +185,34 @@ def verify_kernels(a, verify, k0, k1, work, kernels):
     return out
 
 
+def is_tensile(path):
+    """Whether gen-tensile-specs.py writes launches for this object's
+    kernels (rocBLAS's and hipSPARSELt's Tensile libraries, and the GSU
+    helper kernels of rocBLAS's Kernels.so objects)."""
+    b = os.path.basename(path)
+    return b.startswith("TensileLibrary_") or b.startswith("Kernels.so")
+
+
+def tensile_specs(a, k0, work, kernels):
+    """Writes gen-tensile-specs.py's launches of kernels into work/specs:
+    (spec directory or None, specs written, why none)."""
+    lst = os.path.join(work, "tensile-kernels.txt")
+    with open(lst, "w") as f:
+        f.write("".join(k + "\n" for k in kernels))
+    out = os.path.join(work, "specs")
+    gen = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       "gen-tensile-specs.py")
+    rc, _, err = run(["nice", sys.executable, gen, "--out", out,
+                      "--kernels-file", lst, k0], a.timeout_opt)
+    m = re.search(r"^(\d+) specs written", err or "", re.M)
+    n = int(m.group(1)) if m else 0
+    if rc != 0 or not m:
+        return None, 0, ("gen-tensile-specs.py " +
+                         ("timed out" if rc is None else f"exit {rc}") +
+                         ": " + reason(err or ""))
+    return out, n, ""
+
+
 def do_object(a, k0, index):
     """Returns a dict of results for one code object."""
     res = dict(path=k0, status="ok", reason="", kernels=0, changed=0,
@@ -242,10 +275,16 @@ def do_object(a, k0, index):
     res["changed"] = len(changed)
     if a.kernel_match:
         changed = [fn for fn in changed if re.search(a.kernel_match, fn)]
+    todo = sample(changed, a.max_kernels, a.kernel_offset)
+    extra = []
+    if a.tensile_specs and todo and is_tensile(k0):
+        d, res["tensile_specs"], why = tensile_specs(a, k0, work, todo)
+        if d:
+            extra.append(d)
+        else:
+            res["reason"] = why
     t = time.monotonic()
-    res["verdicts"] = verify_kernels(a, verify, k0, k1, work,
-                                     sample(changed, a.max_kernels,
-                                            a.kernel_offset))
+    res["verdicts"] = verify_kernels(a, verify, k0, k1, work, todo, extra)
     res["verify_s"] = time.monotonic() - t
     keep = any(v in ("not-equivalent", "crash") for _, v, _ in res["verdicts"])
     if not keep:
@@ -298,6 +337,12 @@ def main():
                     help="asmevo-verify --spec-dir: specs picked per kernel "
                          "by their \"match\" (docs/run-spec.md), e.g. "
                          "test/Verify/corpus-specs")
+    ap.add_argument("--tensile-specs", action="store_true",
+                    help="for Tensile objects (TensileLibrary_*, Kernels.so"
+                    "*), also verify the sampled kernels on the launches "
+                    "utils/gen-tensile-specs.py writes for them (its "
+                    "default variants); tier 1 alone cannot run most GEMM "
+                    "kernels")
     ap.add_argument("--assume-d16-zero-fill", action="store_true",
                     help="asmevo-verify --assume-d16-zero-fill: the kernels "
                     "run only with SRAM ECC on, where D16 loads are assumed "
@@ -388,7 +433,9 @@ def main():
             print(f"[{i + 1}/{len(paths)}] {os.path.basename(r['path'])}: "
                   f"{r['status']} {r['reason']} kernels {r['kernels']}, "
                   f"changed {r['changed']}, verified {vc['equivalent']}/"
-                  f"{len(r['verdicts'])} equivalent{rest} (opt "
+                  f"{len(r['verdicts'])} equivalent{rest}"
+                  + (f", {r['tensile_specs']} tensile specs"
+                     if "tensile_specs" in r else "") + " (opt "
                   f"{r['opt_s']:.0f} s, verify {r['verify_s']:.0f} s)",
                   flush=True)
     except KeyboardInterrupt:
@@ -409,7 +456,7 @@ def main():
     for r in results:
         for k in ("kernels", "changed", "before", "after", "waits_before",
                   "waits_after", "nops_before", "nops_after", "nop_ws_before",
-                  "nop_ws_after", "opt_s", "verify_s"):
+                  "nop_ws_after", "opt_s", "verify_s", "tensile_specs"):
             tot[k] += r.get(k, 0)  # checkpoints of older runs lack some
         name = os.path.basename(r["path"])
         if r["status"] != "ok":
@@ -447,6 +494,9 @@ def main():
     print(f"changed kernels verified: {sum(kv.values())}: " + ", ".join(
         f"{kv[k]} {k}" for k in ("equivalent", "not-equivalent",
                                  "cannot-decide", "timeout", "crash")))
+    if a.tensile_specs:
+        print(f"tensile specs written for the sampled kernels: "
+              f"{tot['tensile_specs']}")
     nv = sum(kv.values())
     print(f"time: asmevo-opt {tot['opt_s']:.0f} s, asmevo-verify "
           f"{tot['verify_s']:.0f} s ({tot['verify_s'] / max(1, nv):.2f} s "
