@@ -261,6 +261,10 @@ Legality::walkStart(const Transaction &T, Block *B, uint16_t U,
   // moved ones, which are looked at below).
   Operation *R = baseFirstTouch(B, U, Moved);
   for (unsigned Steps = 0; R; ++Steps) {
+    // Most starts are neither moved nor erased: the kinds answer that
+    // without a scan of the log.
+    if (!T.isMoved(R) && !T.isErased(R))
+      break;
     const Transaction::Entry *E = nullptr;
     for (const Transaction::Entry &X : T.Log)
       if (X.Op == R && X.K != Transaction::Entry::Insert) {
