@@ -716,6 +716,17 @@ static Expected<DispatchPlan> plan(Program &Prog, const KernelInfo &K,
             .str());
   if (!P.Grid[0] || !P.Grid[1] || !P.Grid[2])
     return createStringError("the grid has no workgroups");
+  // An AQL kernel dispatch packet gives the grid in work-items, 32 bits per
+  // dimension (hsa_kernel_dispatch_packet_t::grid_size_x/y/z): no larger
+  // dispatch exists to model.
+  for (unsigned Dim = 0; Dim < 3; ++Dim)
+    if (uint64_t(P.Grid[Dim]) * P.WGSize[Dim] > 0xffffffffull)
+      return createStringError(
+          formatv("the grid's dimension {0} has {1} workgroups of {2} "
+                  "work-items: more than the 2^32-1 work-items of a "
+                  "dispatch packet's grid size",
+                  "xyz"[Dim], P.Grid[Dim], P.WGSize[Dim])
+              .str());
   if (KD.enableWavefrontSize32())
     return createStringError("wave32 kernels are not supported (gfx9 is "
                              "wave64)");
