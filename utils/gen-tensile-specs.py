@@ -895,6 +895,16 @@ def helper_object(o, path, stem):
 # label_To_Activation_<name> after s_cmpk_eq_u32 sX, <value>; the values of
 # TensileLite's ActivationType enum up to Tanh)
 LITE_ACT = {'none': 0, 'abs': 1, 'clippedrelu': 2, 'leakyrelu': 4, 'relu': 5}
+# and past Tanh (label_To_Activation_Gelu after s_cmpk_eq_u32 sX, 3, Sigmoid
+# 6, Tanh 7, Geluscaling 9, Silu 10, Swish 11, Clamp 12 in the HH, BB and
+# I8I8_HI8 SPA objects' kernels)
+LITE_ACT.update({'gelu': 3, 'sigmoid': 6, 'tanh': 7, 'geluscaling': 9,
+                 'silu': 10, 'swish': 11, 'clamp': 12})
+# Variant "act": one launch per activation the other variants do not call,
+# so that each activation subroutine runs (those of exp, rcp and tanh are
+# approximate opcodes: compared as uninterpreted functions, no host check).
+ACT_LAUNCHES = ['abs', 'clippedrelu', 'gelu', 'sigmoid', 'tanh',
+                'geluscaling', 'silu', 'swish', 'clamp']
 
 # the epilogue each variant exercises: bias (factorDim of the vector or
 # None), scaleAlphaVec (factorDim or None), activation and its two scalars.
@@ -910,6 +920,9 @@ LITE_EPILOGUE = {
     # raw, the PostGSU kernel applies the epilogue
     'gsu': {'bias': None, 'sav': None, 'act': ('none', 0.0, 0.0)},
 }
+for _a in ACT_LAUNCHES:
+    LITE_EPILOGUE['act-' + _a] = {'bias': 0, 'sav': None,
+                                  'act': (_a, 0.5, 1.5)}
 LITE_GSU = 3
 
 # 2:4 metadata: a nibble per group of four k, the two kept positions
@@ -1249,6 +1262,11 @@ def lite_kernel(o, d, path, idx, km, want):
                     if sp[1:4] != v[1:4]:
                         vs.append(sp)
                 vs.append(v)
+            if 'act' in want:
+                # the tile's sizes, one batch
+                t = next(v for v in vs if v[0] == 'tile')
+                vs += [('act-' + a,) + t[1:4] + (1,) + t[5:]
+                       for a in ACT_LAUNCHES]
             if '_GSUAMB_' in name:
                 vs.append(('gsu', fit(k, 0, 2 * k['mt0'], k['af0em']),
                            fit(k, 1, k['mt1'], k['af1em']),
@@ -1259,7 +1277,7 @@ def lite_kernel(o, d, path, idx, km, want):
         return 0, [f'asserted sizes: {e}']
     n, why = 0, []
     for var in vs:
-        if var[0] not in want and not o.sizes:
+        if var[0].split('-')[0] not in want and not o.sizes:
             continue
         if var[3] % 8:
             why.append('TensileLite: K not a multiple of 8')
@@ -1310,7 +1328,9 @@ def main():
     # unspecified result); since the oracle gives such rows seeded values,
     # K0 is decided on every sampled one (docs/verification.md).
     ap.add_argument('--variants', default='tile,edge,beta0,gsu,spedge',
-                    help='launch variants (tile, edge, beta0, gsu, spedge)')
+                    help='launch variants (tile, edge, beta0, gsu, spedge; '
+                    'act: hipSPARSELt only, one launch per other '
+                    'activation)')
     ap.add_argument('--sizes', metavar='M,N,K,BATCH[,PAD]',
                     help='one launch of these sizes (variant "sizes") '
                     'instead of the variants, with --alpha and --beta')
