@@ -163,8 +163,7 @@ void Legality::recordWaits(const WaitcntAnalysis &W, ArrayRef<Block *> Blocks,
           BaseUnwaitedAsIs[{Op, P->Op}] |= P->Counters;
         }
       }
-      // (The passes' planners ask it of modelled internal calls too.)
-      if (I.Sync || I.isModelledInternalCall()) {
+      if (I.Sync) {
         auto &L = BaseSyncPending[Op];
         for (const PendingOp &P : S.Ops)
           L.push_back(P.Op);

@@ -492,10 +492,28 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
     SmallVector<Operation *> Ops, Nops, Relaxable, Order;
     std::unique_ptr<DependenceGraph> G;
     unsigned Old = 0, New = 0;
+    /// Whether Order keeps memory ops and waits in place around internal
+    /// calls (always, in a block without calls).
+    bool InPlace = true;
     /// Other proposals the estimate also rates faster than the block's
-    /// order, best first: tried in turn when the whole-block model finds
-    /// Order slower.
-    SmallVector<SmallVector<Operation *>, 2> Alternatives;
+    /// order, best first (whether each keeps them in place): tried in turn
+    /// when the whole-block model finds Order slower.
+    SmallVector<std::pair<SmallVector<Operation *>, bool>, 2> Alternatives;
+
+    /// Moves on to the next alternative (the next that keeps memory ops in
+    /// place around calls when InPlaceOnly); false when none is left.
+    bool next(bool InPlaceOnly) {
+      while (!Alternatives.empty()) {
+        auto [O, P] = std::move(Alternatives.front());
+        Alternatives.erase(Alternatives.begin());
+        if (InPlaceOnly && !P)
+          continue;
+        Order = std::move(O);
+        InPlace = P;
+        return true;
+      }
+      return false;
+    }
   };
 
   /// Drops the waits and the s_nops of the blocks it reorders, reorders,
@@ -539,9 +557,6 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
         continue;
       DependenceGraph::Options O;
       O.Hazards = false;
-      // Memory ops and waits keep their place around internal calls (an
-      // order that issues a load before a call tends to need more waits).
-      O.CallsOrderMemory = true;
       Cd.G = std::make_unique<DependenceGraph>(Cd.Ops, C,
                                                /*EntryState=*/nullptr, O);
       sched::PipeState Entry = sched::entryState(&B, C);
@@ -552,34 +567,62 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
       // only where no op can go without one. The estimate, which charges
       // s_nops in full, ranks them (program order of proposals on a tie);
       // the whole-block model tries them in that order.
-      SmallVector<std::pair<unsigned, SmallVector<Operation *>>, 3> Props;
-      bool Delayed = false;
-      auto propose = [&](sched::ListOptions LO, bool *D) {
-        SmallVector<Operation *> O = sched::listSchedule(
-            Cd.Ops, *Cd.G, C, unsafeIgnoreWAR, &Entry, LO, D, &*HC);
-        unsigned E = sched::estimateCycles(O, *Cd.G, C, &Entry, nullptr, &*HC);
-        for (auto &[PE, PO] : Props)
-          if (PO == O)
-            return;
-        Props.push_back({E, std::move(O)});
+      struct Proposal {
+        unsigned Estimate;
+        SmallVector<Operation *> Order;
+        bool InPlace; // memory ops and waits keep their place around calls
       };
-      propose({}, &Delayed);
-      propose({/*AvoidNops=*/false, /*CountWaits=*/false}, nullptr);
-      if (Delayed)
-        propose({/*AvoidNops=*/true, /*CountWaits=*/true}, nullptr);
-      llvm::stable_sort(Props, [](const auto &A, const auto &B) {
-        return A.first < B.first;
+      SmallVector<Proposal, 6> Props;
+      bool Delayed = false;
+      auto propose = [&](sched::ListOptions LO, bool *D,
+                         const DependenceGraph &G, bool InPlace) {
+        SmallVector<Operation *> O = sched::listSchedule(
+            Cd.Ops, G, C, unsafeIgnoreWAR, &Entry, LO, D, &*HC);
+        unsigned E = sched::estimateCycles(O, *Cd.G, C, &Entry, nullptr, &*HC);
+        for (Proposal &P : Props)
+          if (P.Order == O) {
+            P.InPlace |= InPlace;
+            return;
+          }
+        Props.push_back({E, std::move(O), InPlace});
+      };
+      auto proposeAll = [&](const DependenceGraph &G, bool InPlace) {
+        propose({}, &Delayed, G, InPlace);
+        propose({/*AvoidNops=*/false, /*CountWaits=*/false}, nullptr, G,
+                InPlace);
+        if (Delayed)
+          propose({/*AvoidNops=*/true, /*CountWaits=*/true}, nullptr, G,
+                  InPlace);
+      };
+      // Around modelled internal calls memory ops and waits may move across
+      // a call (its subroutines hold none). The orders that keep them in
+      // place (the scheduler before that freedom) are proposed too: a block
+      // whose freer order needs more waits than it has falls back to them.
+      bool HasCalls = llvm::any_of(Cd.Ops, [&](Operation *Op) {
+        return C.get(Op).isModelledInternalCall();
       });
-      Cd.New = Props.front().first;
-      Cd.Order = std::move(Props.front().second);
+      proposeAll(*Cd.G, /*InPlace=*/!HasCalls);
+      if (HasCalls) {
+        DependenceGraph::Options InPlaceO = O;
+        InPlaceO.CallsOrderMemory = true;
+        DependenceGraph InPlace(Cd.Ops, C, /*EntryState=*/nullptr, InPlaceO);
+        Delayed = false;
+        proposeAll(InPlace, /*InPlace=*/true);
+      }
+      llvm::stable_sort(Props, [](const Proposal &A, const Proposal &B) {
+        return A.Estimate < B.Estimate;
+      });
+      Cd.New = Props.front().Estimate;
+      Cd.Order = std::move(Props.front().Order);
+      Cd.InPlace = Props.front().InPlace;
       if (llvm::equal(Cd.Order, Cd.Ops))
         continue;
       Cd.Old = sched::estimateCycles(Cd.Ops, *Cd.G, C, &Entry, nullptr, &*HC);
       if (!unsafeIgnoreWAR && Cd.New >= Cd.Old)
         continue;
-      for (auto &[E, O] : llvm::drop_begin(Props))
-        if (E < Cd.Old && !llvm::equal(O, Cd.Ops))
-          Cd.Alternatives.push_back(std::move(O));
+      for (Proposal &P : llvm::drop_begin(Props))
+        if (P.Estimate < Cd.Old && !llvm::equal(P.Order, Cd.Ops))
+          Cd.Alternatives.push_back({std::move(P.Order), P.InPlace});
       Cands.push_back(std::move(Cd));
     }
     HC.reset(); // the transactions below change the ops
@@ -650,21 +693,35 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
       if (!waits::planWithinBudget(L, Fn, Budget, /*MergeWithin=*/2, Pinned,
                                    Need, Over)) {
         // The new orders (or what they leave in flight at their ends) need
-        // more waits: keep those blocks, and their reordered predecessors,
-        // in order.
+        // more waits: those blocks, and their reordered predecessors, keep
+        // their order, or, with internal calls, try an order that keeps
+        // memory ops and waits in place around the calls, if they had not.
         unsigned Before = Kept.size();
-        for (Block *B : Over) {
-          if (isCandidate(B))
+        bool Fallback = false;
+        auto keep = [&](Block *B) {
+          auto It = llvm::find_if(Cands,
+                                  [&](const Candidate &X) { return X.B == B; });
+          if (It == Cands.end() || Kept.contains(B))
+            return;
+          if (!It->InPlace && It->next(/*InPlaceOnly=*/true))
+            Fallback = true;
+          else
             Kept.insert(B);
+        };
+        for (Block *B : Over) {
+          keep(B);
           for (Block *P : B->getPredecessors())
-            if (isCandidate(P))
-              Kept.insert(P);
+            keep(P);
         }
         if (verbose)
           llvm::errs() << "amdgcn-schedule: " << rewrite::functionName(Fn)
                        << ": " << Over.size()
-                       << " block(s) would need more waits\n";
-        if (Kept.size() == Before) {
+                       << " block(s) would need more waits"
+                       << (Fallback ? " (with internal calls: memory ops and "
+                                      "waits kept in place around the calls)"
+                                    : "")
+                       << "\n";
+        if (Kept.size() == Before && !Fallback) {
           ++S.Refused;
           return;
         }
@@ -713,12 +770,8 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
           Worse = true;
           Candidate &Cd = *llvm::find_if(
               Cands, [&](const Candidate &X) { return X.B == B; });
-          if (Cd.Alternatives.empty()) {
+          if (!Cd.next(/*InPlaceOnly=*/false))
             Kept.insert(B);
-            continue;
-          }
-          Cd.Order = std::move(Cd.Alternatives.front());
-          Cd.Alternatives.erase(Cd.Alternatives.begin());
         }
         if (Worse)
           continue;

@@ -23,6 +23,13 @@ using namespace mlir;
 using namespace asmevo;
 using namespace asmevo::amdgcn;
 
+/// Whether a call may issue or retire memory ops, so that counts before and
+/// after it do not compare. Not a modelled internal call: its subroutines
+/// are plain ALU code (InternalCallModel), what is in flight stays so.
+static bool changesCounts(const InstInfo &I) {
+  return I.IsCall && !I.isModelledInternalCall();
+}
+
 bool waits::isRelaxable(Operation *Op) {
   auto W = dyn_cast<WaitcntOp>(Op);
   return W && WaitcntOp::encodeCounts(W.getVmcnt(), W.getExpcnt(),
@@ -104,9 +111,7 @@ waits::plan(Legality &L, Operation *Fn, const OpSet *Pinned, bool PathsKept) {
         if (Rest.Counters)
           Rest.requiredCounts(N);
       }
-      // A modelled internal call as before its Sync was dropped (what the
-      // original had in flight through it stays so, no more).
-      if (I.Sync || I.isModelledInternalCall()) {
+      if (I.Sync) {
         const auto *Orig = L.baselinePendingAt(&Op);
         for (const PendingOp &P : St.Ops)
           if (!Orig || !llvm::is_contained(*Orig, P.Op))
@@ -209,7 +214,7 @@ void waits::mergeClose(llvm::DenseMap<Operation *, Counts> &Need,
         }
       }
       const InstInfo &I = C.get(&Op);
-      if (I.Counters || I.Kind == OpKind::Waitcnt || I.IsCall) {
+      if (I.Counters || I.Kind == OpKind::Waitcnt || changesCounts(I)) {
         Anchor = nullptr; // counts mean something else after this
         continue;
       }
@@ -258,7 +263,7 @@ void waits::fitBudget(llvm::DenseMap<Operation *, Counts> &Need, Operation *Fn,
       for (unsigned K = 0; K < NumCounters; ++K)
         if (I.Counters & (1u << K))
           ++Acc[K];
-      if (I.IsCall)
+      if (changesCounts(I))
         ++Acc[NumCounters];
       ++Index;
     }

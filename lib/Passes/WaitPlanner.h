@@ -56,10 +56,11 @@ struct Stats {
 /// Merges planned waits that follow each other closely: a wait needed
 /// before op U moves up into the wait planned before an earlier op P of the
 /// same block (which then waits for the stronger counts) when fewer than
-/// Within ops lie between P and U (0: never merge) and none of them issues a memory op
-/// (so the counts mean the same there), unless the wait before U also gives
-/// a hazard at U a wait state it needs (an s_nop would take its place).
-/// Saves s_waitcnt instructions at the price of waiting a little earlier.
+/// Within ops lie between P and U (0: never merge) and none of them issues a
+/// memory op or is a call but a modelled internal call (so the counts mean the
+/// same there), unless the wait before U also gives a hazard at U a wait state
+/// it needs (an s_nop would take its place). Saves s_waitcnt instructions at
+/// the price of waiting a little earlier.
 void mergeClose(llvm::DenseMap<mlir::Operation *, Counts> &Need,
                 mlir::Operation *Fn, InstInfoCache &C, unsigned Within);
 
@@ -70,7 +71,8 @@ void mergeClose(llvm::DenseMap<mlir::Operation *, Counts> &Need,
 /// by the memory ops issued from P up to U (waiting for counter <= c - n
 /// at P keeps counter <= c at U); pairs closest together merge first.
 /// Impossible when U waits for fewer than the ops issued since P, or a call
-/// lies between. A block whose only predecessor P stays within its budget
+/// lies between (but a modelled internal call, which issues and retires no
+/// memory op). A block whose only predecessor P stays within its budget
 /// may also use the waits P saved (it runs at most once per run of P).
 /// Blocks still over their budget are appended to Over.
 void fitBudget(llvm::DenseMap<mlir::Operation *, Counts> &Need,

@@ -82,8 +82,8 @@ public:
     bool Hazards = true; ///< add Hazard edges (costs a hazard walk per op)
     /// Order memory ops and waits with the modelled internal calls as with
     /// a side effect, although they need not be (InstInfo::
-    /// CalleeEffectsKnown): amdgcn-schedule keeps them in place, legality
-    /// allows more.
+    /// CalleeEffectsKnown): amdgcn-schedule's fallback order for a block
+    /// whose freer order needs more waits than it has.
     bool CallsOrderMemory = false;
   };
 

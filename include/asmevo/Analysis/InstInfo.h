@@ -120,9 +120,9 @@ struct InstInfo {
   /// not Sync.
   bool CalleeEffectsKnown = false;
   /// An internal call of a modelled function (its effects known): not Sync
-  /// and unordered with memory ops for legality; the passes' planners and
-  /// amdgcn-schedule still treat it as a sync point (they place waits and
-  /// memory ops as before, legality accepts more).
+  /// and unordered with memory ops, for legality and the passes (the wait
+  /// planner waits there only for what its subroutines read or write, and
+  /// merges waits across it; amdgcn-schedule moves memory ops across it).
   bool isModelledInternalCall() const {
     return IsCall && InternalCall && CalleeEffectsKnown;
   }
