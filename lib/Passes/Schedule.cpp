@@ -469,6 +469,50 @@ sched::PipeState sched::entryState(Block *B, InstInfoCache &C) {
   return E;
 }
 
+/// The blocks whose new order made T put s_nops into the subroutines of
+/// internal calls (a pair whose consumer is there lost wait states, which
+/// only amdgcn-hazard may add there): the blocks of the pairs' producers
+/// outside fixed code (Producers), and of the calls that reach the padded
+/// blocks (Calls, for a producer in a subroutine or an order that moved a
+/// call closer to it). Both empty when T puts no s_nop there.
+static void blocksPaddingSubroutines(Legality &L, Legality::Transaction &T,
+                                     SmallVectorImpl<Block *> &Producers,
+                                     SmallVectorImpl<Block *> &Calls) {
+  SmallVector<Block *> Fixed;
+  L.blocksChangingFixedCode(T, Fixed);
+  if (Fixed.empty())
+    return;
+  const InternalCallModel &M = L.internalCalls();
+  HazardChecker HC(L.cache());
+  llvm::SmallPtrSet<Block *, 8> Seen;
+  for (Block *B : Fixed)
+    for (Operation &X : *B) {
+      SmallVector<HazardPair, 2> Pairs;
+      HC.pairsFor(&X, Pairs);
+      for (const HazardPair &P : Pairs)
+        if (Block *PB = P.Producer->getBlock();
+            !M.isFixedBlock(PB) && Seen.insert(PB).second)
+          Producers.push_back(PB);
+    }
+  llvm::SmallPtrSet<Block *, 8> Padded(Fixed.begin(), Fixed.end());
+  for (Operation *Call : M.callSites()) {
+    // The fixed blocks the call's subroutines run.
+    SmallVector<Block *> Work(M.targetsOf(Call).begin(),
+                              M.targetsOf(Call).end());
+    llvm::SmallPtrSet<Block *, 8> Reached(Work.begin(), Work.end());
+    bool Reaches = false;
+    while (!Work.empty() && !Reaches) {
+      Block *B = Work.pop_back_val();
+      Reaches = Padded.contains(B);
+      for (Block *S : B->getSuccessors())
+        if (M.isFixedBlock(S) && Reached.insert(S).second)
+          Work.push_back(S);
+    }
+    if (Reaches && Seen.insert(Call->getBlock()).second)
+      Calls.push_back(Call->getBlock());
+  }
+}
+
 namespace {
 struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
   using Base::Base;
@@ -729,6 +773,34 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
       }
       waits::materialize(T, L, Fn, Need, /*Verbose=*/false, &Pinned);
       T.insertNopsForHazards();
+      {
+        // A pair into a subroutine would need s_nops there (refused in this
+        // transaction): the blocks that made it keep their order, the
+        // producers' first, then the calls'; the others go on.
+        SmallVector<Block *> Producers, Calls;
+        blocksPaddingSubroutines(L, T, Producers, Calls);
+        if (!Producers.empty() || !Calls.empty()) {
+          unsigned Before = Kept.size();
+          for (ArrayRef<Block *> Bs :
+               {ArrayRef<Block *>(Producers), ArrayRef<Block *>(Calls)}) {
+            for (Block *B : Bs)
+              if (isCandidate(B))
+                Kept.insert(B);
+            if (Kept.size() != Before)
+              break;
+          }
+          if (verbose)
+            llvm::errs() << "amdgcn-schedule: " << rewrite::functionName(Fn)
+                         << ": " << Kept.size() - Before
+                         << " block(s) kept: their order needs s_nops in a "
+                            "subroutine\n";
+          if (Kept.size() == Before) {
+            ++S.Refused;
+            return;
+          }
+          continue;
+        }
+      }
       if (!unsafeIgnoreWAR) {
         // The block as it now stands (its planned waits and the s_nops its
         // order needs) must be faster in the whole-block model than it was,
