@@ -369,12 +369,21 @@ bool waits::planWithinBudget(Legality &L, Operation *Fn,
         if (isRelaxable(L, &Op) && Pinned.insert(&Op).second)
           Grew = true;
     };
-    for (Block *B : Over)
-      pin(B);
-    if (!Grew)
-      for (Block *B : Over)
-        for (Block *P : B->getPredecessors())
-          pin(P);
+    // The over-budget blocks' own waits first; then those of the blocks
+    // before them, one level further up each time nothing new was pinned
+    // (a read at a join may be covered by a wait two blocks up one path).
+    llvm::SmallPtrSet<Block *, 16> Seen;
+    SmallVector<Block *> Level(Over.begin(), Over.end());
+    while (!Grew && !Level.empty()) {
+      SmallVector<Block *> Up;
+      for (Block *B : Level)
+        if (Seen.insert(B).second) {
+          pin(B);
+          for (Block *P : B->getPredecessors())
+            Up.push_back(P);
+        }
+      Level = std::move(Up);
+    }
     if (!Grew)
       return false;
   }
