@@ -752,10 +752,23 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
           else
             Kept.insert(B);
         };
-        for (Block *B : Over) {
-          keep(B);
-          for (Block *P : B->getPredecessors())
-            keep(P);
+        // The blocks over budget and their predecessors; when none of them
+        // is reordered, the reordered blocks one level further up (a read
+        // at a join may wait for a load two blocks up one path).
+        llvm::SmallPtrSet<Block *, 16> Seen;
+        SmallVector<Block *> Level(Over.begin(), Over.end());
+        for (unsigned Depth = 0;
+             !Level.empty() &&
+             (Depth < 2 || (Kept.size() == Before && !Fallback));
+             ++Depth) {
+          SmallVector<Block *> Up;
+          for (Block *B : Level)
+            if (Seen.insert(B).second) {
+              keep(B);
+              for (Block *P : B->getPredecessors())
+                Up.push_back(P);
+            }
+          Level = std::move(Up);
         }
         if (verbose)
           llvm::errs() << "amdgcn-schedule: " << rewrite::functionName(Fn)
