@@ -904,9 +904,12 @@ HazardChecker::HazardChecker(InstInfoCache &Cache, bool MemoizePairs)
 
 namespace {
 struct Walker {
-  Walker(InstInfoCache &Cache, const InstInfo &C) : Cache(Cache), C(C) {}
+  using Reached = std::pair<const InstInfo *, int>;
+  Walker(InstInfoCache &Cache, const InstInfo *C) : Cache(Cache), C(C) {}
   InstInfoCache &Cache;
-  const InstInfo &C;
+  /// The consumer; null: the walk only collects the ops it reaches
+  /// (HazardChecker::reach).
+  const InstInfo *C;
   SmallVector<const HazardRule *, 8> Applicable;
   // (producer, rule) -> best pair so far (fewest wait states).
   llvm::DenseMap<std::pair<Operation *, const HazardRule *>, HazardPair> Found;
@@ -918,6 +921,15 @@ struct Walker {
   /// from after a call into each subroutine it may reach (through its
   /// returns) and from a subroutine's entry to the calls that reach it.
   const InternalCallModel *Calls = nullptr;
+  /// What lies back from a call or a subroutine entry
+  /// (HazardChecker::reach), when the walk may use it: no applicable rule
+  /// reads the order, so what a producer needs does not depend on the path
+  /// the walk took to it.
+  llvm::function_ref<ArrayRef<Reached>(Operation *, Block *)> Reach;
+  /// Collecting: each op reached, at the fewest wait states, in the order
+  /// first reached (ReachedAt: its index there).
+  SmallVector<Reached, 0> Collected;
+  llvm::DenseMap<Operation *, unsigned> ReachedAt;
 
   bool enter(void *Where, Operation *Call, int Dist) {
     auto [It, New] = BestEntry.try_emplace({Where, Call}, Dist);
@@ -925,6 +937,73 @@ struct Walker {
       return false;
     It->second = Dist;
     return true;
+  }
+
+  void collect(const InstInfo &P, int Dist) {
+    auto [It, New] = ReachedAt.try_emplace(P.Op, Collected.size());
+    if (New)
+      Collected.push_back({&P, Dist});
+    else
+      Collected[It->second].second =
+          std::min(Collected[It->second].second, Dist);
+  }
+
+  /// P reached Dist wait states back from the consumer. (Inlined: the
+  /// walk's innermost step, as it was before the walks were summarized.)
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void visit(const InstInfo &P, int Dist,
+                                          const HazardContext &Ctx) {
+    if (!C)
+      return collect(P, Dist);
+    for (const HazardRule *R : Applicable) {
+      UnitList U;
+      int Need = R->Check(Ctx, P, *C, U);
+      if (Need <= 0)
+        continue;
+      auto Key = std::make_pair(P.Op, R);
+      auto FIt = Found.find(Key);
+      if (FIt == Found.end() || Dist < FIt->second.Have) {
+        HazardPair HP;
+        HP.Rule = R;
+        HP.Producer = P.Op;
+        HP.Consumer = C->Op;
+        HP.Units = U;
+        HP.Required = Need;
+        HP.Have = Dist;
+        Found[Key] = HP;
+      }
+    }
+  }
+
+  /// Where walks continue from (call or subroutine entry) is summarized:
+  /// visits what they would visit there, each op at its fewest wait states
+  /// (what the walk keeps), as far as this walk may go.
+  bool visitReach(Operation *Call, Block *Entry, int Dist,
+                  const HazardContext &Ctx) {
+    if (!Reach)
+      return false;
+    for (auto [P, E] : Reach(Call, Entry)) {
+      if (Dist + E >= MaxHazardWaitStates)
+        break;
+      visit(*P, Dist + E, Ctx);
+    }
+    return true;
+  }
+
+  /// Reached Call (an internal call) from the op after it: continues right
+  /// before that op, at the returns of the subroutines.
+  void afterCall(Operation *Call, int Dist, const HazardContext &Ctx) {
+    for (Block *Entry : Calls->targetsOf(Call))
+      for (Operation *R : Calls->subroutine(Entry)->Returns)
+        if (enter(R->getBlock(), Call, Dist))
+          walk(R->getBlock(), R->getReverseIterator(), Dist, Ctx, Call);
+  }
+
+  /// Reached a subroutine's entry with no call to return to: continues at
+  /// every call that may enter it.
+  void atEntry(Block *Entry, int Dist, const HazardContext &Ctx) {
+    for (Operation *S : Calls->callersOf(Entry))
+      if (enter(S, nullptr, Dist))
+        walk(S->getBlock(), S->getReverseIterator(), Dist, Ctx, nullptr, S);
   }
 
   /// Call: the call whose subroutine the walk is in, entered through its
@@ -940,30 +1019,11 @@ struct Walker {
         continue;
       if (Calls && P.IsCall && Op != AtCall && !Calls->targetsOf(Op).empty()) {
         // Right before the op after a call: the subroutines' returns.
-        for (Block *Entry : Calls->targetsOf(Op))
-          for (Operation *R : Calls->subroutine(Entry)->Returns)
-            if (enter(R->getBlock(), Op, Dist))
-              walk(R->getBlock(), R->getReverseIterator(), Dist, Ctx, Op);
+        if (!visitReach(Op, nullptr, Dist, Ctx))
+          afterCall(Op, Dist, Ctx);
         return;
       }
-      for (const HazardRule *R : Applicable) {
-        UnitList U;
-        int Need = R->Check(Ctx, P, C, U);
-        if (Need <= 0)
-          continue;
-        auto Key = std::make_pair(Op, R);
-        auto FIt = Found.find(Key);
-        if (FIt == Found.end() || Dist < FIt->second.Have) {
-          HazardPair HP;
-          HP.Rule = R;
-          HP.Producer = Op;
-          HP.Consumer = C.Op;
-          HP.Units = U;
-          HP.Required = Need;
-          HP.Have = Dist;
-          Found[Key] = HP;
-        }
-      }
+      visit(P, Dist, Ctx);
       Dist += int(P.WaitStates);
       Ctx.DGEMMBetween |= P.isDGEMM();
       Ctx.OnlySMEMBetween &= P.isSMEM();
@@ -974,11 +1034,13 @@ struct Walker {
     if (Calls && Calls->subroutine(B)) {
       // A subroutine's entry: right after the call that entered it (the
       // one whose return led here, else every call that may reach it).
-      ArrayRef<Operation *> Sites =
-          Call ? ArrayRef<Operation *>(Call) : Calls->callersOf(B);
-      for (Operation *S : Sites)
-        if (enter(S, nullptr, Dist))
-          walk(S->getBlock(), S->getReverseIterator(), Dist, Ctx, nullptr, S);
+      if (Call) {
+        if (enter(Call, nullptr, Dist))
+          walk(Call->getBlock(), Call->getReverseIterator(), Dist, Ctx, nullptr,
+               Call);
+      } else if (!visitReach(nullptr, B, Dist, Ctx)) {
+        atEntry(B, Dist, Ctx);
+      }
     }
     for (Block *Pred : B->getPredecessors()) {
       if (!enter(Pred, Call, Dist))
@@ -989,13 +1051,34 @@ struct Walker {
 };
 } // namespace
 
+ArrayRef<HazardChecker::Reached>
+HazardChecker::reach(Operation *Call, Block *Entry,
+                     const InternalCallModel &Calls) {
+  void *Where = Call ? static_cast<void *>(Call) : Entry;
+  if (auto It = Reaches.find(Where); It != Reaches.end())
+    return It->second;
+  // The walk from there at 0 wait states (it uses no summary: a place may
+  // be reached again from itself).
+  Walker W(Cache, nullptr);
+  W.Calls = &Calls;
+  HazardContext Ctx{Cache, Cache.hazardTarget()};
+  if (Call)
+    W.afterCall(Call, 0, Ctx);
+  else
+    W.atEntry(Entry, 0, Ctx);
+  std::stable_sort(
+      W.Collected.begin(), W.Collected.end(),
+      [](const Reached &X, const Reached &Y) { return X.second < Y.second; });
+  return Reaches[Where] = std::move(W.Collected);
+}
+
 void HazardChecker::pairsFor(Operation *Consumer,
                              SmallVectorImpl<HazardPair> &Out, bool All) {
   const InstInfo &C = Cache.get(Consumer);
   if (C.Kind == OpKind::Fallthrough || C.Kind == OpKind::Raw)
     return;
   HazardContext Ctx{Cache, Cache.hazardTarget()};
-  Walker W(Cache, C);
+  Walker W(Cache, &C);
   for (const HazardRule &R : hazardRules())
     if ((R.Targets & unsigned(Cache.hazardTarget())) && R.IsConsumer(Ctx, C))
       W.Applicable.push_back(&R);
@@ -1007,6 +1090,13 @@ void HazardChecker::pairsFor(Operation *Consumer,
     if (M.modelled())
       W.Calls = &M;
   }
+  auto Reach = [&](Operation *Call, Block *Entry) {
+    return reach(Call, Entry, *W.Calls);
+  };
+  if (Memoize && W.Calls &&
+      llvm::none_of(W.Applicable,
+                    [](const HazardRule *R) { return R->ReadsOrder; }))
+    W.Reach = Reach;
   W.walk(B, std::next(Consumer->getReverseIterator()), 0, Ctx);
   SmallVector<HazardPair, 4> Pairs;
   for (auto &KV : W.Found)

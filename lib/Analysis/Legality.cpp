@@ -173,7 +173,7 @@ void Legality::recordWaits(const WaitcntAnalysis &W, ArrayRef<Block *> Blocks,
 }
 
 void Legality::recordHazards(ArrayRef<Operation *> Consumers) {
-  HazardChecker HC(*Cache);
+  HazardChecker HC(*Cache, /*MemoizePairs=*/true); // the ops do not change
   for (Operation *C : Consumers) {
     BaseHazards.erase(C);
     SmallVector<HazardPair, 2> Pairs;
@@ -1491,7 +1491,7 @@ void Legality::affectedConsumers(const Transaction &T,
 Verdict Legality::checkHazards(Transaction &T) {
   SmallVector<Operation *, 64> Consumers;
   affectedConsumers(T, Consumers);
-  HazardChecker HC(*Cache);
+  HazardChecker HC(*Cache, /*MemoizePairs=*/true); // the ops do not change
   for (Operation *C : Consumers) {
     SmallVector<HazardPair, 2> Pairs;
     HC.pairsFor(C, Pairs);

@@ -62,7 +62,9 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
     S.Pass = "amdgcn-hazard";
     auto Each = [&](Operation *Fn, InstInfoCache &Cache,
                     const PcrelReferences &Refs) {
-      HazardChecker HC(Cache);
+      // Memoizing (what lies back from each internal call and subroutine
+      // entry is walked once, not per consumer): it forgets after each edit.
+      HazardChecker HC(Cache, /*MemoizePairs=*/true);
       SmallVector<Operation *> Ops;
       for (Block &Blk : Fn->getRegion(0))
         for (Operation &Op : Blk)
@@ -116,6 +118,7 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
           Missing -= int(N);
           WaitStates += N;
         }
+        HC.forget();
       };
       unsigned Added = 0, Sites = 0;
       bool Changed = false, Refused = false;
@@ -134,6 +137,7 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
         }
         if (!T.empty()) {
           Verdict V = T.commit();
+          HC.forget(); // (a refusal took the s_nops out)
           Changed = V.Legal;
           Refused = !V.Legal;
           if (Refused)
@@ -170,6 +174,7 @@ struct HazardNopsPass : public asmevo::impl::HazardNopsBase<HazardNopsPass> {
         }
         if (!T.empty()) {
           Verdict V = T.commit();
+          HC.forget();
           Changed |= V.Legal;
           SubRefused = !V.Legal;
           if (SubRefused)

@@ -338,6 +338,124 @@ TEST(InternalCalls, HazardFromEveryCallSite) {
   EXPECT_EQ(Pairs[1].Have, 9);
 }
 
+// Three calls reach one subroutine (two returns): the walks of a
+// memoizing checker (what lies back from each call and from the entry,
+// HazardChecker::reach) must find what the plain walk finds. s13 is written
+// only before the second call, so the subroutine's readers of s13 find it
+// only through that call site; the MFMA's result v[16:31] (18 wait states
+// for a VALU reader) is found by consumers after the second call only
+// beyond the first call's return (back through the subroutine twice).
+// The walk back from a call reaches the entry block first through the
+// longer of the two returns, then through the shorter (it keeps the
+// fewer wait states).
+const char *ThreeCalls = R"(
+    amdgcn.inst [0x0] s_getpc_b64 "s[10:11]"
+    amdgcn.inst [0x4] s_add_i32 "s9, 0x1f8, 4" pcrel(add, 0x200 from 0x0, bias 4)
+    amdgcn.inst [0xc] s_add_u32 "s10, s10, s9"
+    amdgcn.inst [0x10] s_addc_u32 "s11, s11, 0"
+    amdgcn.inst [0x14] v_mfma_f32_32x32x8_f16 "v[16:31], v[0:1], v[2:3], v[16:31]"
+    amdgcn.inst [0x1c] v_readfirstlane_b32 "s12, v1"
+    amdgcn.inst [0x20] s_swappc_b64 "s[30:31], s[10:11]"
+    amdgcn.inst [0x24] v_readfirstlane_b32 "s13, v2"
+    amdgcn.inst [0x28] s_swappc_b64 "s[30:31], s[10:11]"
+    amdgcn.inst [0x2c] v_readlane_b32 "s14, v5, s13"
+    amdgcn.inst [0x30] v_add_f32_e32 "v40, v16, v17"
+    amdgcn.inst [0x34] v_readlane_b32 "s17, v5, s12"
+    amdgcn.s_nop [0x38] 1
+    amdgcn.inst [0x3c] s_swappc_b64 "s[30:31], s[10:11]"
+    amdgcn.inst [0x40] v_add_f32_e32 "v42, v18, v17"
+    amdgcn.s_endpgm [0x44]
+  ^bb1:  // no predecessors
+    amdgcn.inst [0x200] v_readlane_b32 "s15, v4, s12"
+    amdgcn.inst [0x204] v_add_f32_e32 "v41, v16, v4"
+    amdgcn.inst [0x208] s_cmp_eq_u32 "s0, 0"
+    amdgcn.cbranch [0x20c] s_cbranch_scc1 ^bb3, ^bb2
+  ^bb2:
+    amdgcn.inst [0x210] v_readlane_b32 "s16, v4, s13"
+    amdgcn.s_nop [0x214] 1
+    amdgcn.indirect [0x218] s_setpc_b64 "s[30:31]"
+  ^bb3:
+    amdgcn.inst [0x21c] v_add_f32_e32 "v43, v19, v4"
+    amdgcn.indirect [0x220] s_setpc_b64 "s[30:31]")";
+
+/// Every pair of every consumer of F, as text (order-free).
+static std::vector<std::string> allPairs(Function &F, HazardChecker &HC) {
+  std::vector<std::string> Out;
+  for (mlir::Block &B : F.Fn->getRegion(0))
+    for (mlir::Operation &Op : B) {
+      llvm::SmallVector<HazardPair, 4> Pairs;
+      HC.pairsFor(&Op, Pairs, /*All=*/true);
+      for (const HazardPair &P : Pairs)
+        Out.push_back(P.message(HC.cache()));
+    }
+  llvm::sort(Out);
+  return Out;
+}
+
+TEST(InternalCalls, MemoizedWalkAcrossCalls) {
+  auto F = parseCalls(ThreeCalls);
+  Legality L(F->Fn);
+  ASSERT_TRUE(L.internalCalls().modelled()) << L.internalCalls().reason();
+  HazardChecker Plain(L.cache()), Memo(L.cache(), /*MemoizePairs=*/true);
+  auto Has = [&](HazardChecker &HC, int64_t C, int64_t P, const char *Rule,
+                 int Have) {
+    llvm::SmallVector<HazardPair, 4> Pairs;
+    HC.pairsFor(F->byId(C), Pairs, /*All=*/true);
+    return llvm::any_of(Pairs, [&](const HazardPair &X) {
+      return X.Producer == F->byId(P) && llvm::StringRef(X.Rule->Id) == Rule &&
+             X.Have == Have;
+    });
+  };
+  for (HazardChecker *HC : {&Plain, &Memo}) {
+    // Only through the second call: 0x24, the call, 0x200 to the branch.
+    EXPECT_TRUE(Has(*HC, 0x210, 0x24, "rwlane-lane-select", 5));
+    // Through the first call's site, not the others'.
+    EXPECT_TRUE(Has(*HC, 0x200, 0x1c, "rwlane-lane-select", 1));
+    EXPECT_TRUE(Has(*HC, 0x204, 0x14, "mfma-valu-read", 3));
+    // Beyond the first call's return: back from 0x30 through the second
+    // call's subroutine (from the shorter return to the entry, 6), the
+    // call, 0x24, the first call's subroutine (6), the call and 0x1c.
+    EXPECT_TRUE(Has(*HC, 0x30, 0x14, "mfma-valu-read", 17));
+    EXPECT_TRUE(Has(*HC, 0x34, 0x1c, "rwlane-lane-select", 17));
+  }
+  std::vector<std::string> Expected = allPairs(*F, Plain);
+  EXPECT_EQ(allPairs(*F, Memo), Expected);
+  // Asked again (memoized now), and in reverse order of the ops.
+  EXPECT_EQ(allPairs(*F, Memo), Expected);
+  HazardChecker Reverse(L.cache(), /*MemoizePairs=*/true);
+  std::vector<mlir::Operation *> Ops;
+  for (mlir::Block &B : F->Fn->getRegion(0))
+    for (mlir::Operation &Op : B)
+      Ops.push_back(&Op);
+  std::vector<std::string> Got;
+  for (auto It = Ops.rbegin(); It != Ops.rend(); ++It) {
+    llvm::SmallVector<HazardPair, 4> Pairs;
+    Reverse.pairsFor(*It, Pairs, /*All=*/true);
+    for (const HazardPair &P : Pairs)
+      Got.push_back(P.message(L.cache()));
+  }
+  llvm::sort(Got);
+  EXPECT_EQ(Got, Expected);
+}
+
+TEST(InternalCalls, MemoizedWalkForgetsEdits) {
+  // An s_nop put before the second call moves what lies back from it:
+  // after forget(), the memoizing checker answers like a plain one.
+  auto F = parseCalls(ThreeCalls);
+  Legality L(F->Fn);
+  ASSERT_TRUE(L.internalCalls().modelled()) << L.internalCalls().reason();
+  HazardChecker Memo(L.cache(), /*MemoizePairs=*/true);
+  std::vector<std::string> Before = allPairs(*F, Memo);
+  mlir::OpBuilder B(&F->Ctx);
+  B.setInsertionPoint(F->byId(0x28));
+  amdgcn::NopOp::create(B, B.getUnknownLoc(), -1, 2);
+  HazardChecker Plain(L.cache());
+  std::vector<std::string> After = allPairs(*F, Plain);
+  ASSERT_NE(After, Before);
+  Memo.forget();
+  EXPECT_EQ(allPairs(*F, Memo), After);
+}
+
 // Registers of the subroutines: v4 read and written, v8 written (a
 // temporary), v9 read; v10, v20 and v21 untouched. The call may reach
 // both subroutines (the address computed on two paths).

@@ -96,8 +96,10 @@ public:
   /// With MemoizePairs, missingAfter remembers the rules that apply to each
   /// consumer and what each (producer, consumer) pair needs under the rules
   /// that do not read the order (HazardRule::ReadsOrder): a scheduler asks
-  /// about the same pairs in every order it tries. The ops it is asked
-  /// about must then not change (in place or erased) while it lives.
+  /// about the same pairs in every order it tries; and pairsFor remembers
+  /// what lies back from each internal call and subroutine entry (reach).
+  /// The ops it is asked about must then not change (in
+  /// place, erased or inserted) while it lives.
   explicit HazardChecker(InstInfoCache &Cache, bool MemoizePairs = false);
 
   /// Every (producer, rule) pair for Consumer within the lookback, with the
@@ -116,6 +118,13 @@ public:
   /// Every violated pair in a function.
   void checkFunction(mlir::Operation *Fn,
                      llvm::SmallVectorImpl<HazardPair> &Out);
+
+  /// Forgets what it memoized (MemoizePairs): ops were inserted, moved or
+  /// erased since.
+  void forget() {
+    MemoRules.clear();
+    Reaches.clear();
+  }
 
   InstInfoCache &cache() { return Cache; }
 
@@ -136,10 +145,24 @@ private:
   /// What P needs before C under R.Pair (memoized in R.Need).
   int pairNeed(const HazardContext &Ctx, const InstInfo &P, const InstInfo &C,
                ConsumerRules &R);
+  /// An op pairsFor's walk reaches, and the fewest wait states between it
+  /// and where the walk started.
+  using Reached = std::pair<const InstInfo *, int>;
+  /// Every op pairsFor's walk reaches back from an internal call (Call:
+  /// reached from the op after it, through the subroutines' returns) or
+  /// from a subroutine's entry (Entry: with no call to return to, through
+  /// every call that may enter it), each once at its fewest wait states,
+  /// fewest first: what a consumer's walk arriving there would visit, less
+  /// the wait states it has counted. Memoized: every consumer after a call
+  /// would walk back through every return of its subroutines, and every
+  /// consumer near a subroutine's entry back from every call site.
+  llvm::ArrayRef<Reached> reach(mlir::Operation *Call, mlir::Block *Entry,
+                                const InternalCallModel &Calls);
 
   InstInfoCache &Cache;
   bool Memoize;
   llvm::DenseMap<mlir::Operation *, ConsumerRules> MemoRules;
+  llvm::DenseMap<void *, llvm::SmallVector<Reached, 0>> Reaches;
 };
 
 /// HazardChecker::missingAfter over one order that only grows (a list
