@@ -753,23 +753,10 @@ struct SchedulePass : public asmevo::impl::ScheduleBase<SchedulePass> {
             Kept.insert(B);
         };
         // The blocks over budget and their predecessors; when none of them
-        // is reordered, the reordered blocks one level further up (a read
-        // at a join may wait for a load two blocks up one path).
-        llvm::SmallPtrSet<Block *, 16> Seen;
-        SmallVector<Block *> Level(Over.begin(), Over.end());
-        for (unsigned Depth = 0;
-             !Level.empty() &&
-             (Depth < 2 || (Kept.size() == Before && !Fallback));
-             ++Depth) {
-          SmallVector<Block *> Up;
-          for (Block *B : Level)
-            if (Seen.insert(B).second) {
-              keep(B);
-              for (Block *P : B->getPredecessors())
-                Up.push_back(P);
-            }
-          Level = std::move(Up);
-        }
+        // is reordered, the reordered blocks one level further up.
+        waits::visitUpward(
+            Over, /*MinLevels=*/2,
+            [&] { return Kept.size() == Before && !Fallback; }, keep);
         if (verbose)
           llvm::errs() << "amdgcn-schedule: " << rewrite::functionName(Fn)
                        << ": " << Over.size()

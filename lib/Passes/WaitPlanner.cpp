@@ -370,22 +370,28 @@ bool waits::planWithinBudget(Legality &L, Operation *Fn,
           Grew = true;
     };
     // The over-budget blocks' own waits first; then those of the blocks
-    // before them, one level further up each time nothing new was pinned
-    // (a read at a join may be covered by a wait two blocks up one path).
-    llvm::SmallPtrSet<Block *, 16> Seen;
-    SmallVector<Block *> Level(Over.begin(), Over.end());
-    while (!Grew && !Level.empty()) {
-      SmallVector<Block *> Up;
-      for (Block *B : Level)
-        if (Seen.insert(B).second) {
-          pin(B);
-          for (Block *P : B->getPredecessors())
-            Up.push_back(P);
-        }
-      Level = std::move(Up);
-    }
+    // before them, one level further up each time nothing new was pinned.
+    visitUpward(Over, /*MinLevels=*/0, [&] { return !Grew; }, pin);
     if (!Grew)
       return false;
+  }
+}
+
+void waits::visitUpward(ArrayRef<Block *> Start, unsigned MinLevels,
+                        llvm::function_ref<bool()> More,
+                        llvm::function_ref<void(Block *)> Visit) {
+  llvm::SmallPtrSet<Block *, 16> Seen;
+  SmallVector<Block *> Level(Start.begin(), Start.end());
+  for (unsigned Depth = 0; !Level.empty() && (Depth < MinLevels || More());
+       ++Depth) {
+    SmallVector<Block *> Up;
+    for (Block *B : Level)
+      if (Seen.insert(B).second) {
+        Visit(B);
+        for (Block *P : B->getPredecessors())
+          Up.push_back(P);
+      }
+    Level = std::move(Up);
   }
 }
 

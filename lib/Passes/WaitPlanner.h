@@ -90,6 +90,15 @@ bool planWithinBudget(Legality &L, mlir::Operation *Fn,
                       llvm::SmallVectorImpl<mlir::Block *> &Over,
                       bool PathsKept = false);
 
+/// Visits the blocks of Start, then their predecessors, one level further
+/// up at a time, each block once: the first MinLevels levels always, the
+/// next ones while More() holds. What planWithinBudget pins and
+/// amdgcn-schedule keeps in order when blocks are over their budget (a read
+/// at a join may be covered by a wait several blocks up one path).
+void visitUpward(llvm::ArrayRef<mlir::Block *> Start, unsigned MinLevels,
+                 llvm::function_ref<bool()> More,
+                 llvm::function_ref<void(mlir::Block *)> Visit);
+
 /// Stages the plan in T: relaxable waits still in Fn are erased unless
 /// Pinned holds them or one sits right before an op that needs exactly its
 /// counts; planned waits are inserted right before their ops.
