@@ -838,14 +838,22 @@ def helper_specs(outdir, name, args):
     return out
 
 
+def selected_kernels(o, path, prefix):
+    """The metadata of the object's kernels whose names start with prefix,
+    those of --kernels-file only, then --max-kernels of them evenly
+    spaced."""
+    ks = [x for x in meta(path) if x['.name'].startswith(prefix) and
+          (o.kernels is None or x['.name'] in o.kernels)]
+    if o.max_kernels and len(ks) > o.max_kernels:
+        ks = [ks[i * len(ks) // o.max_kernels] for i in range(o.max_kernels)]
+    return ks
+
+
 def helper_object(o, path, stem):
     """Specs of the GSU helper kernels of a Kernels.so object: (count,
     skipped reasons)."""
     total, skipped = 0, {}
-    ks = [x for x in meta(path) if x['.name'].startswith('Cijk_') and
-          (o.kernels is None or x['.name'] in o.kernels)]
-    if o.max_kernels and len(ks) > o.max_kernels:
-        ks = [ks[i * len(ks) // o.max_kernels] for i in range(o.max_kernels)]
+    ks = selected_kernels(o, path, 'Cijk_')
     d = os.path.join(o.out, stem)
     os.makedirs(d, exist_ok=True)
     for idx, km in enumerate(ks):
@@ -1372,11 +1380,7 @@ def main():
             skipped['object type not understood'] = skipped.get(
                 'object type not understood', 0) + 1
             continue
-        ks = [x for x in meta(path) if x['.name'].startswith('Cijk_A') and
-              (o.kernels is None or x['.name'] in o.kernels)]
-        if o.max_kernels and len(ks) > o.max_kernels:
-            ks = [ks[i * len(ks) // o.max_kernels]
-                  for i in range(o.max_kernels)]
+        ks = selected_kernels(o, path, 'Cijk_A')
         d = os.path.join(o.out, stem)
         os.makedirs(d, exist_ok=True)
         for idx, km in enumerate(ks):
